@@ -1,0 +1,76 @@
+/**
+ * The virtual clock: the only module that reads the wall clock.
+ * realtime: simulated time = wall time + an offset that advancing grows.
+ * frozen: simulated time moves only when advanced.
+ * Time only moves forward, in both modes.
+ */
+export type ClockMode = 'realtime' | 'frozen';
+
+export interface ClockState {
+  mode: ClockMode;
+  /** frozen: the current instant; realtime: the offset added to wall time. */
+  valueMs: number;
+}
+
+export interface Clock {
+  readonly mode: ClockMode;
+  now(): number;
+  nowIso(): string;
+  /** Moves simulated time to `instantMs` (never backwards). */
+  moveTo(instantMs: number): void;
+  snapshot(): ClockState;
+  restore(state: ClockState): void;
+  /** Real-time ticking for realtime mode: calls `onTick` periodically; returns a stop function. */
+  startTicking(onTick: () => void, everyMs: number): () => void;
+}
+
+/** The simulated epoch a new store starts at in frozen mode. */
+export const DEFAULT_EPOCH_MS = Date.parse('2026-01-01T00:00:00.000Z');
+
+export function wallNowMs(): number {
+  return Date.now();
+}
+
+export function createClock(state: ClockState): Clock {
+  let current: ClockState = { ...state };
+  let last = 0;
+  const read = () => (current.mode === 'frozen' ? current.valueMs : Date.now() + current.valueMs);
+  const clock: Clock = {
+    get mode() {
+      return current.mode;
+    },
+    now() {
+      // Wall clocks can step backwards; simulated time never does.
+      const t = read();
+      last = Math.max(last, t);
+      return last;
+    },
+    nowIso() {
+      return new Date(clock.now()).toISOString();
+    },
+    moveTo(instantMs: number) {
+      const target = Math.max(instantMs, clock.now());
+      if (current.mode === 'frozen') current = { ...current, valueMs: target };
+      else current = { ...current, valueMs: current.valueMs + (target - read()) };
+      last = Math.max(last, target);
+    },
+    snapshot() {
+      return { ...current };
+    },
+    restore(s: ClockState) {
+      current = { ...s };
+      last = 0;
+    },
+    startTicking(onTick, everyMs) {
+      const timer = setInterval(onTick, everyMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+  };
+  return clock;
+}
+
+/** The initial clock state for a new store. */
+export function initialClockState(mode: ClockMode): ClockState {
+  return mode === 'frozen' ? { mode, valueMs: DEFAULT_EPOCH_MS } : { mode, valueMs: 0 };
+}

@@ -1,0 +1,50 @@
+import { open, rename, readFile } from 'node:fs/promises';
+import { dirname, basename, join } from 'node:path';
+import type { Adapter } from 'lowdb';
+
+/**
+ * A lowdb adapter whose write survives a crash: the text goes to a temporary
+ * file that is flushed to disk, renamed over the target, and the directory is
+ * flushed so the rename itself is durable. A reader sees the old file or the
+ * new one, never a half-written one.
+ */
+export class DurableJsonFile<T> implements Adapter<T> {
+  constructor(private readonly path: string, private readonly parse: (text: string) => T) {}
+
+  async read(): Promise<T | null> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    return this.parse(text);
+  }
+
+  async write(data: T): Promise<void> {
+    await writeFileDurably(this.path, JSON.stringify(data));
+  }
+}
+
+export async function writeFileDurably(path: string, text: string): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.tmp`);
+  const handle = await open(temporary, 'w');
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temporary, path);
+  await syncDirectory(dirname(path));
+}
+
+export async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
