@@ -57,6 +57,7 @@ export class FileStore<C extends CollectionMap> {
   private low!: Low<Snapshot>;
   private hooks: StoreHooks<C> = {};
   private inTransaction = false;
+  private volatile = new Map<string, () => unknown>();
 
   private constructor(readonly path: string) {}
 
@@ -73,6 +74,11 @@ export class FileStore<C extends CollectionMap> {
 
   setHooks(hooks: StoreHooks<C>): void {
     this.hooks = hooks;
+  }
+
+  /** Meta written only with the snapshot (compaction, close): state whose loss in a crash is harmless. */
+  setVolatile(key: string, provider: () => unknown): void {
+    this.volatile.set(key, provider);
   }
 
   get<K extends keyof C & string>(collection: K, id: string): C[K] | undefined {
@@ -197,7 +203,9 @@ export class FileStore<C extends CollectionMap> {
   toSnapshot(): Snapshot {
     const collections: Snapshot['collections'] = {};
     for (const [name, rows] of this.data) collections[name] = Object.fromEntries(rows);
-    return { format: 'understudy-store', version: 1, seq: this.seq, meta: Object.fromEntries(this.meta), collections };
+    const meta = Object.fromEntries(this.meta);
+    for (const [key, provider] of this.volatile) meta[key] = provider();
+    return { format: 'understudy-store', version: 1, seq: this.seq, meta, collections };
   }
 
   private apply(ops: Op[], metaOps: Array<[string, unknown]>, durable: boolean): void {

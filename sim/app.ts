@@ -1,0 +1,47 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Simulator, type SimulatorOptions } from './simulator.ts';
+import { installValidation } from './http/plugins/validation.ts';
+import { installErrorHandling } from './http/plugins/errors.ts';
+import { installAuth } from './http/plugins/auth.ts';
+import { installLifecycle } from './http/plugins/lifecycle.ts';
+import { installOpenApi } from './http/openapi.ts';
+import { registerRoutes } from './http/routes/index.ts';
+
+/** Spec 8: request bodies up to 262144 bytes. */
+export const BODY_LIMIT_BYTES = 262_144;
+
+export interface BuiltSimulator {
+  app: FastifyInstance;
+  sim: Simulator;
+  close(): Promise<void>;
+}
+
+/** The simulator behind Fastify, not yet listening. */
+export async function buildSimulator(options: SimulatorOptions & { logger?: boolean }): Promise<BuiltSimulator> {
+  const sim = await Simulator.open(options);
+  const app = Fastify({
+    logger: options.logger ? { level: 'error' } : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // A client's address is the socket's; forwarded headers are not trusted.
+    trustProxy: false,
+    return503OnClosing: false,
+  });
+  installValidation(app);
+  installErrorHandling(app);
+  await installOpenApi(app);
+  installLifecycle(app, sim);
+  installAuth(app, sim);
+  registerRoutes(app, sim);
+  await app.ready();
+  let closed = false;
+  return {
+    app,
+    sim,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await sim.close();
+    },
+  };
+}

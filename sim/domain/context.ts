@@ -1,0 +1,38 @@
+import type { Clock } from '../runtime/clock.ts';
+import type { SeededRandom } from '../runtime/random.ts';
+import type { FileStore, Tx } from '../store/file-store.ts';
+import type { Collections } from './collections.ts';
+import type { Environment } from './records.ts';
+
+export type StoreTx = Tx<Collections>;
+export type Store = FileStore<Collections>;
+
+/** What every domain service is built from; sim/app.ts is the only place that makes one. */
+export interface Deps {
+  clock: Clock;
+  random: SeededRandom;
+  store: Store;
+  env: Environment;
+}
+
+/**
+ * One atomic change: the store transaction plus the generator's position, so a
+ * refused change also gives back the random draws it made and a replay of the
+ * same requests draws the same values.
+ */
+export function transact<R>(deps: Deps, fn: (tx: StoreTx) => R): R {
+  const before = deps.random.snapshot();
+  try {
+    return deps.store.transact((tx) => {
+      const result = fn(tx);
+      const after = deps.random.snapshot();
+      if (after.counter !== before.counter) tx.setMeta('random', after);
+      return result;
+    });
+  } catch (error) {
+    deps.random.restore(before);
+    throw error;
+  }
+}
+
+export const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,0 +1,41 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errors, ServiceError } from '../../domain/errors.ts';
+import { describeValidation } from './validation.ts';
+
+/** Turns every failure into the spec's error body (part 7); nothing else ever leaves. */
+export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  return reply.code(error.status).send({ error: { code: error.code, message: error.message } });
+}
+
+export function toServiceError(error: FastifyError & { validation?: unknown[]; validationContext?: string }): ServiceError {
+  if (error instanceof ServiceError) return error;
+  if (error.validation) return errors.invalidInput(describeValidation(error.validation as never, error.validationContext ?? 'body'));
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ServiceError(413, 'invalid_input', 'The request body exceeds the limit of 262144 bytes.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.invalidInput('body: the request body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ServiceError(415, 'invalid_input', 'content-type: requests with a body must be sent as application/json.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return errors.invalidInput('content-length: the header does not match the body.');
+    default:
+      return errors.internal();
+  }
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const serviceError = toServiceError(error);
+    // Only unexpected failures are logged, and without request data (which may hold credentials).
+    if (serviceError.status === 500) request.log.error({ err: { message: error.message, stack: error.stack } }, 'unexpected failure');
+    return sendError(reply, serviceError);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    // Spec 5.5: a route not listed in part 4 refuses any key with 401.
+    if (request.url.startsWith('/v1') && /^bearer\s/i.test(request.headers.authorization ?? '')) return sendError(reply, errors.keyNotAccepted());
+    return sendError(reply, errors.notFound('No route matches this method and path.'));
+  });
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../../domain/errors.ts';
+import type { Simulator } from '../../simulator.ts';
+
+/**
+ * Hooks around every request: realtime catch-up of due jobs before it runs,
+ * no-store caching on keyed responses, the durability gate (an answer leaves
+ * only once every change it could have seen is on disk), the request log, and
+ * the control token on /sim.
+ */
+export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/sim') && sim.controlToken !== null) {
+      if (request.headers['x-understudy-control-token'] !== sim.controlToken) {
+        throw errors.unauthenticatedControl();
+      }
+    }
+    if (sim.deps.clock.mode === 'realtime') await sim.catchUp();
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.headers.authorization !== undefined) reply.header('cache-control', 'no-store');
+    try {
+      await sim.deps.store.settled();
+    } catch {
+      reply.code(500);
+      reply.header('content-type', 'application/json; charset=utf-8');
+      return JSON.stringify({ error: { code: 'internal_error', message: 'The change could not be saved.' } });
+    }
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (!request.url.startsWith('/v1')) return;
+    sim.telemetry.log({
+      at: sim.deps.clock.nowIso(),
+      method: request.method,
+      route: request.routeOptions.url ?? '(unmatched)',
+      status: reply.statusCode,
+      keyId: request.apiKey?.id ?? null,
+    });
+  });
+}

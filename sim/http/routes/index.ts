@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import type { Simulator } from '../../simulator.ts';
+import { buyerKeyRoutes } from './v1/buyer-key.ts';
+import { capabilitiesRoutes } from './v1/capabilities.ts';
+import { openApiRoutes } from './v1/openapi.ts';
+import { controlCoreRoutes } from './sim/control-core.ts';
+
+/** Every route, in an explicit order. */
+export function registerRoutes(app: FastifyInstance, sim: Simulator): void {
+  buyerKeyRoutes(app, sim);
+  capabilitiesRoutes(app, sim);
+  openApiRoutes(app);
+  controlCoreRoutes(app, sim);
+}

@@ -1,0 +1,136 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { accountView, createAccount, depositTo, balanceView } from '../../../domain/accounts.ts';
+import { errors } from '../../../domain/errors.ts';
+import { currentFaults, setFaults } from '../../../domain/faults.ts';
+import { createKey, keyView, revokeKey } from '../../../domain/keys.ts';
+import { historyOf } from '../../../domain/ledger.ts';
+import type { Simulator } from '../../../simulator.ts';
+import { Amount, IdParams } from '../../schemas/common.ts';
+import { ProfileSchema, Scope } from '../../schemas/key.ts';
+
+/** Control API, contract section 2: reset, clock, accounts, deposits, keys, faults, the request log. */
+const hide = { hide: true, tags: ['control'] };
+
+const AdvanceBody = Type.Union([
+  Type.Object({ seconds: Type.Number({ minimum: 0, maximum: 31_536_000 }) }, { additionalProperties: false }),
+  Type.Object({ to: Type.String({ format: 'date-time' }) }, { additionalProperties: false }),
+  Type.Object({ next: Type.Literal(true) }, { additionalProperties: false }),
+]);
+
+const CreateKeyBody = Type.Object(
+  {
+    profile: ProfileSchema,
+    spendLimitAtomic: Amount,
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    scopes: Type.Optional(Type.Array(Scope, { minItems: 1, maxItems: 7 })),
+    expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 90 })),
+    rateLimitPerMinute: Type.Optional(Type.Integer({ minimum: 1, maximum: 600 })),
+    listingIds: Type.Optional(Type.Union([Type.Array(Type.String({ format: 'uuid' }), { maxItems: 50 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
+  const deps = sim.deps;
+
+  app.post('/sim/reset', {
+    schema: { ...hide, body: Type.Optional(Type.Object({ seed: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Integer()])) }, { additionalProperties: false })) },
+    handler: async (request) => {
+      await sim.reset((request.body as { seed?: string | number } | undefined)?.seed);
+      return { ok: true };
+    },
+  });
+
+  app.get('/sim/clock', { schema: hide, handler: async () => ({ now: deps.clock.nowIso(), mode: deps.clock.mode }) });
+
+  app.post('/sim/clock/advance', {
+    schema: { ...hide, body: AdvanceBody },
+    handler: async (request) => {
+      const body = request.body as Static<typeof AdvanceBody>;
+      let processed;
+      if ('to' in body) {
+        const toMs = Date.parse(body.to);
+        if (toMs < deps.clock.now()) throw errors.invalidInput(`body: 'to' (${body.to}) is before the current simulated time ${deps.clock.nowIso()}; the clock only moves forward.`);
+        processed = await sim.advance({ toMs });
+      } else if ('seconds' in body) processed = await sim.advance({ seconds: body.seconds });
+      else processed = await sim.advance({ next: true });
+      return { now: deps.clock.nowIso(), processed };
+    },
+  });
+
+  app.post('/sim/accounts', {
+    schema: {
+      ...hide,
+      body: Type.Object({ type: Type.Union([Type.Literal('solana'), Type.Literal('evm')]), label: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
+    },
+    handler: async (request, reply) => {
+      const account = createAccount(deps, request.body as { type: 'solana' | 'evm'; label?: string });
+      return reply.code(201).send({ account: { id: account.id, type: account.type, label: account.label } });
+    },
+  });
+
+  app.get('/sim/accounts/:id', { schema: { ...hide, params: IdParams }, handler: async (request) => accountView(deps, (request.params as { id: string }).id) });
+
+  app.get('/sim/accounts/:id/ledger', {
+    schema: { ...hide, params: IdParams },
+    handler: async (request) => {
+      const { id } = request.params as { id: string };
+      accountView(deps, id);
+      return { entries: historyOf(deps.store, id) };
+    },
+  });
+
+  app.get('/sim/accounts/:id/keys', {
+    schema: { ...hide, params: IdParams },
+    handler: async (request) => {
+      const { id } = request.params as { id: string };
+      accountView(deps, id);
+      return { keys: deps.store.all('keys').filter((k) => k.accountId === id).map((k) => keyView(deps, sim.telemetry, k)) };
+    },
+  });
+
+  app.post('/sim/accounts/:id/deposits', {
+    schema: { ...hide, params: IdParams, body: Type.Object({ profile: ProfileSchema, amountAtomic: Amount }, { additionalProperties: false }) },
+    handler: async (request, reply) => {
+      const { profile, amountAtomic } = request.body as { profile: Static<typeof ProfileSchema>; amountAtomic: string };
+      const balance = depositTo(deps, (request.params as { id: string }).id, profile, amountAtomic);
+      return reply.code(201).send({ balance: balanceView(balance) });
+    },
+  });
+
+  app.post('/sim/accounts/:id/keys', {
+    schema: { ...hide, params: IdParams, body: CreateKeyBody },
+    handler: async (request, reply) => {
+      const { key, secret } = createKey(deps, (request.params as { id: string }).id, request.body as Static<typeof CreateKeyBody>);
+      return reply.code(201).send({ key: keyView(deps, sim.telemetry, key), secret });
+    },
+  });
+
+  app.post('/sim/keys/:id/revoke', {
+    schema: { ...hide, params: IdParams },
+    handler: async (request) => ({ key: keyView(deps, sim.telemetry, revokeKey(deps, (request.params as { id: string }).id)) }),
+  });
+
+  app.get('/sim/requests', {
+    schema: { ...hide, querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })) }, { additionalProperties: false }) },
+    handler: async (request) => ({ requests: sim.telemetry.recentRequests((request.query as { limit?: number }).limit) }),
+  });
+
+  app.get('/sim/faults', { schema: hide, handler: async () => ({ faults: currentFaults(deps) }) });
+
+  app.put('/sim/faults', {
+    schema: {
+      ...hide,
+      body: Type.Object(
+        {
+          paymentsDisabled: Type.Optional(Type.Array(ProfileSchema, { maxItems: 4 })),
+          researchProviderUnavailable: Type.Optional(Type.Boolean()),
+          exportStorageUnavailable: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    },
+    handler: async (request) => ({ faults: setFaults(deps, request.body as never) }),
+  });
+}

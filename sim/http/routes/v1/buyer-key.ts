@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { keyView } from '../../../domain/keys.ts';
+import type { Simulator } from '../../../simulator.ts';
+import { keyOf } from '../../plugins/auth.ts';
+import { errorResponses, NoQuery } from '../../schemas/common.ts';
+
+export function buyerKeyRoutes(app: FastifyInstance, sim: Simulator): void {
+  app.get('/v1/buyer/key', {
+    config: { auth: 'key' },
+    schema: {
+      tags: ['keys'],
+      operationId: 'getBuyerKey',
+      summary: 'The calling API key (any valid key)',
+      querystring: NoQuery,
+      response: { 200: Type.Object({ key: Type.Ref('ApiKey') }), ...errorResponses(400, 401, 429) },
+    },
+    handler: async (request) => ({ key: keyView(sim.deps, sim.telemetry, keyOf(request)) }),
+  });
+}

@@ -1,0 +1,24 @@
+import { Type } from 'typebox';
+
+/** Shapes shared by every resource (spec 2.1, 2.16). */
+export const Uuid = Type.String({ format: 'uuid' });
+export const Amount = Type.String({ pattern: '^(0|[1-9][0-9]*)$' });
+export const DateTime = Type.String({ format: 'date-time' });
+export const ContractHash = Type.String({ pattern: '^[a-f0-9]{64}$' });
+export const IdempotencyKey = Type.String({ minLength: 8, maxLength: 128, pattern: '^[a-zA-Z0-9_-]+$' });
+export const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const ErrorBody = Type.Object(
+  { error: Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false }) },
+  { additionalProperties: false, $id: 'ErrorBody' },
+);
+
+/** The error statuses a /v1 route may answer (spec part 4 preamble), all with the error body. */
+export function errorResponses(...statuses: number[]) {
+  return Object.fromEntries(statuses.map((s) => [s, Type.Ref('ErrorBody')]));
+}
+
+export const STANDARD_ERRORS = [400, 401, 403, 404, 409, 429, 503];
+
+export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+export const NoQuery = Type.Object({}, { additionalProperties: false });

@@ -1,0 +1,124 @@
+import { createClock, initialClockState, type ClockMode, type ClockState, wallNowMs } from './runtime/clock.ts';
+import { SeededRandom, type RandomState } from './runtime/random.ts';
+import { FileStore, type Snapshot } from './store/file-store.ts';
+import type { Collections } from './domain/collections.ts';
+import { transact, type Deps } from './domain/context.ts';
+import type { Environment, Job } from './domain/records.ts';
+import { Scheduler, type ProcessedJob } from './domain/jobs.ts';
+import { Telemetry, type TelemetryState } from './domain/telemetry.ts';
+import { RollingWindows } from './domain/rate-limits.ts';
+import { assertBalanceInvariant } from './domain/ledger.ts';
+import { buildListingFixtures } from '../fixtures/listings/index.ts';
+import { registerJobHandlers } from './domain/job-handlers.ts';
+
+export interface SimulatorOptions {
+  storePath: string;
+  seed?: string | number;
+  env?: Environment;
+  clock?: ClockMode;
+  limits?: boolean;
+  controlToken?: string | null;
+}
+
+/** A new store's contents: the catalog fixtures and the generator's seed; no accounts. */
+export function initialSnapshot(seed: string, clock: ClockState): Snapshot {
+  const listings: Record<string, Collections['listings']> = {};
+  const versions: Record<string, Collections['versions']> = {};
+  for (const { listing, version } of buildListingFixtures()) {
+    listings[listing.id] = listing;
+    versions[version.id] = version;
+  }
+  const random: RandomState = { seed, counter: 0 };
+  return { format: 'understudy-store', version: 1, seq: 0, meta: { random, clock }, collections: { listings, versions } };
+}
+
+/**
+ * The simulator without HTTP: store, clock, generator, scheduler, limits and
+ * telemetry, wired once. sim/app.ts puts Fastify in front of it.
+ */
+export class Simulator {
+  readonly scheduler: Scheduler;
+  readonly telemetry: Telemetry;
+  readonly windows = new RollingWindows();
+  private stopTicking: (() => void) | null = null;
+
+  private constructor(
+    readonly deps: Deps,
+    readonly created: boolean,
+    readonly limitsOn: boolean,
+    readonly controlToken: string | null,
+  ) {
+    this.telemetry = new Telemetry(deps.store.getMeta<TelemetryState>('telemetry'));
+    deps.store.setVolatile('telemetry', () => this.telemetry.snapshot());
+    this.scheduler = new Scheduler(deps);
+    deps.store.setHooks({
+      beforeCommit: (tx) => {
+        for (const balance of tx.written('balances')) assertBalanceInvariant(balance);
+      },
+      afterCommit: (collection, _id, row) => {
+        if (collection === 'jobs') this.scheduler.observe(row as Job | null);
+      },
+    });
+    registerJobHandlers(this);
+  }
+
+  static async open(options: SimulatorOptions): Promise<Simulator> {
+    const mode = options.clock ?? 'realtime';
+    const seed = String(options.seed ?? 1);
+    const { store, created } = await FileStore.open<Collections>(options.storePath, () => initialSnapshot(seed, initialClockState(mode)));
+    // The store remembers simulated time; a restart continues from it in the mode asked for.
+    const saved = store.getMeta<ClockState>('clock') ?? initialClockState(mode);
+    const savedNow = saved.mode === 'frozen' ? saved.valueMs : wallNowMs() + saved.valueMs;
+    const clock = createClock(mode === 'frozen' ? { mode, valueMs: savedNow } : { mode, valueMs: Math.max(0, savedNow - wallNowMs()) });
+    const random = new SeededRandom(store.getMeta<RandomState>('random') ?? { seed, counter: 0 });
+    const deps: Deps = { clock, random, store, env: options.env ?? 'test' };
+    for (const balance of store.all('balances')) assertBalanceInvariant(balance);
+    return new Simulator(deps, created, options.limits ?? true, options.controlToken ?? null);
+  }
+
+  /** realtime: runs whatever fell due since the last request or tick. */
+  catchUp(): Promise<ProcessedJob[]> {
+    return this.scheduler.advanceTo(this.deps.clock.now());
+  }
+
+  /** Keeps due jobs running in realtime mode while nobody calls (webhook retries, run steps). */
+  startRealtimeTicks(everyMs = 250): void {
+    if (this.deps.clock.mode !== 'realtime' || this.stopTicking) return;
+    this.stopTicking = this.deps.clock.startTicking(() => void this.catchUp().catch(() => undefined), everyMs);
+  }
+
+  async advance(to: { seconds: number } | { toMs: number } | { next: true }): Promise<ProcessedJob[]> {
+    const now = this.deps.clock.now();
+    const processed =
+      'next' in to
+        ? await this.scheduler.advanceToNext()
+        : await this.scheduler.advanceTo('seconds' in to ? now + Math.round(to.seconds * 1000) : to.toMs);
+    this.saveClock();
+    return processed;
+  }
+
+  /** Runs queued or running across all accounts (the platform queue's fill). */
+  queuedRunCount(): number {
+    return this.deps.store.all('accounts').reduce((n, a) => n + a.activeRunIds.length, 0);
+  }
+
+  saveClock(): void {
+    transact(this.deps, (tx) => tx.setMeta('clock', this.deps.clock.snapshot()));
+  }
+
+  async reset(seed?: string | number): Promise<void> {
+    const nextSeed = String(seed ?? this.deps.random.snapshot().seed);
+    const clockState = initialClockState(this.deps.clock.mode);
+    await this.deps.store.replaceAll(initialSnapshot(nextSeed, clockState));
+    this.deps.clock.restore(clockState);
+    this.deps.random.restore({ seed: nextSeed, counter: 0 });
+    this.telemetry.clear();
+    this.windows.clear();
+    this.scheduler.rebuild();
+  }
+
+  async close(): Promise<void> {
+    this.stopTicking?.();
+    await this.deps.store.close();
+  }
+}
