@@ -1,0 +1,43 @@
+import { UsageError } from './args.ts';
+import { serveCommand } from './serve.ts';
+
+/** argv → tui | serve | scenario | webhook listen. */
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  serve: serveCommand,
+};
+
+const USAGE = `Usage: understudy [tui|serve|scenario|webhook] [flags]
+  tui (default)      the terminal console with the simulator embedded
+  serve              the simulator alone, headless
+  scenario FILE...   run scenario files headless
+  webhook listen     a local receiver for signed webhook deliveries
+Run a command with --help for its flags.
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const command = first && !first.startsWith('-') ? first : 'tui';
+  const args = first && !first.startsWith('-') ? rest : argv;
+  const run = COMMANDS[command];
+  if (!run) throw new UsageError(`Unknown command '${command}'.\n${USAGE}`);
+  return run(args);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`understudy: ${(error as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  },
+);
