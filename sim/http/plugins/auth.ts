@@ -16,6 +16,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth['auth'];
     scope?: Scope;
+    /** A /v1/rehearsal route: 503 in the production environment (spec 4). */
+    rehearsal?: boolean;
   }
   interface FastifyRequest {
     apiKey: ApiKeyRecord | null;
@@ -38,6 +40,7 @@ export function installAuth(app: FastifyInstance, sim: Simulator): void {
       const taken = sim.windows.take(`address:${clientAddress(request)}`, LIMITS.perClientAddressPerMinute, now);
       if (!taken.allowed) throw errors.tooManyRequests(taken.retryAfterSeconds);
     }
+    if (config.rehearsal && sim.deps.env === 'production') throw errors.unavailable('Rehearsal routes are not available in the production environment.');
     if (config.auth === 'none') return;
     const authorization = request.headers.authorization;
     const hasCookie = SESSION_COOKIE.test(request.headers.cookie ?? '');

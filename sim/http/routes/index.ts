@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Simulator } from '../../simulator.ts';
 import { buyerKeyRoutes } from './v1/buyer-key.ts';
 import { capabilitiesRoutes } from './v1/capabilities.ts';
+import { catalogRoutes } from './v1/catalog.ts';
 import { openApiRoutes } from './v1/openapi.ts';
 import { controlCoreRoutes } from './sim/control-core.ts';
 
@@ -9,6 +10,7 @@ import { controlCoreRoutes } from './sim/control-core.ts';
 export function registerRoutes(app: FastifyInstance, sim: Simulator): void {
   buyerKeyRoutes(app, sim);
   capabilitiesRoutes(app, sim);
+  catalogRoutes(app, sim);
   openApiRoutes(app);
   controlCoreRoutes(app, sim);
 }

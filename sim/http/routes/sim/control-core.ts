@@ -70,6 +70,11 @@ export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
     },
   });
 
+  app.get('/sim/accounts', {
+    schema: hide,
+    handler: async () => ({ accounts: deps.store.all('accounts').map((a) => ({ id: a.id, type: a.type, label: a.label })) }),
+  });
+
   app.get('/sim/accounts/:id', { schema: { ...hide, params: IdParams }, handler: async (request) => accountView(deps, (request.params as { id: string }).id) });
 
   app.get('/sim/accounts/:id/ledger', {

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { agentDetail, assertOwnAsset, assertRail, findPublicListing, railCatalog, searchAgents, type CatalogQuery } from '../../../domain/catalog.ts';
+import type { Rail } from '../../../domain/assets.ts';
+import type { Simulator } from '../../../simulator.ts';
+import { keyOf } from '../../plugins/auth.ts';
+import { errorResponses, NoQuery } from '../../schemas/common.ts';
+import { AgentPage, AgentQuery, ListingParams, RailCatalog, SolanaCatalogQuery } from '../../schemas/catalog.ts';
+
+export function catalogRoutes(app: FastifyInstance, sim: Simulator): void {
+  app.get('/v1/public/agents', {
+    config: { auth: 'optional', scope: 'catalog:read' },
+    schema: { tags: ['catalog'], operationId: 'listAgents', querystring: AgentQuery, response: { 200: AgentPage, ...errorResponses(400, 401, 403, 429) } },
+    handler: async (request) => searchAgents(sim.deps, request.query as CatalogQuery),
+  });
+
+  app.get('/v1/public/agents/:listingId', {
+    config: { auth: 'optional', scope: 'catalog:read' },
+    schema: {
+      tags: ['catalog'],
+      operationId: 'getAgent',
+      params: ListingParams,
+      querystring: NoQuery,
+      response: { 200: Type.Object({ agent: Type.Ref('AgentDetail') }), ...errorResponses(400, 401, 403, 404, 429) },
+    },
+    handler: async (request) => ({ agent: agentDetail(sim.deps, findPublicListing(sim.deps, (request.params as { listingId: string }).listingId)) }),
+  });
+
+  const rails: Array<{ rail: Rail; path: string; operationId: string; tag: string; query: typeof NoQuery | typeof SolanaCatalogQuery }> = [
+    { rail: 'solana-custody', path: '/v1/solana-custody/catalog', operationId: 'getSolanaCustodyCatalog', tag: 'solana-custody', query: SolanaCatalogQuery },
+    { rail: 'custody', path: '/v1/custody/catalog', operationId: 'getLocalCustodyCatalog', tag: 'local-custody', query: NoQuery },
+    { rail: 'rehearsal', path: '/v1/rehearsal/catalog', operationId: 'getRehearsalCatalog', tag: 'rehearsal', query: NoQuery },
+  ];
+  for (const { rail, path, operationId, tag, query } of rails) {
+    app.get(path, {
+      config: { auth: 'key', scope: 'catalog:read', rehearsal: rail === 'rehearsal' },
+      schema: { tags: [tag], operationId, querystring: query, response: { 200: RailCatalog, ...errorResponses(400, 401, 403, 429, 503) } },
+      handler: async (request) => {
+        const key = keyOf(request);
+        assertRail(key, rail);
+        assertOwnAsset(key, (request.query as { assetId?: string }).assetId);
+        return railCatalog(sim.deps, key);
+      },
+    });
+  }
+}
