@@ -80,7 +80,9 @@ function cursorSecret(deps: Deps): string {
 }
 
 function filterFingerprint(sort: string, query: CatalogQuery): string {
-  return JSON.stringify([sort, ...FILTER_KEYS.map((k) => query[k] ?? null)]);
+  // A filter stated at its default equals the filter left out: review=any, an empty q.
+  const normalized: CatalogQuery = { ...query, review: query.review === 'any' ? undefined : query.review, q: query.q || undefined };
+  return JSON.stringify([sort, ...FILTER_KEYS.map((k) => normalized[k] ?? null)]);
 }
 
 function sign(deps: Deps, payload: string): string {

@@ -1,4 +1,4 @@
-import type { Account, ApiKeyRecord, Balance, Job, KeySecretIndex, LedgerEntry } from './records.ts';
+import type { AcceptanceRecord, Account, ApiKeyRecord, Balance, BillingRecord, Job, KeySecretIndex, LedgerEntry, QuoteRecord, ReservationRecord, RunEventRecord, RunRecord, ArtifactRecord } from './records.ts';
 import type { Listing, ListingVersion } from './catalog-types.ts';
 
 /** Every collection of the store and the record type it holds. */
@@ -12,4 +12,11 @@ export interface Collections {
   jobs: Job;
   listings: Listing;
   versions: ListingVersion;
+  quotes: QuoteRecord;
+  acceptances: AcceptanceRecord;
+  reservations: ReservationRecord;
+  runs: RunRecord;
+  runEvents: RunEventRecord;
+  billings: BillingRecord;
+  artifacts: ArtifactRecord;
 }

@@ -18,6 +18,8 @@ declare module 'fastify' {
     scope?: Scope;
     /** A /v1/rehearsal route: 503 in the production environment (spec 4). */
     rehearsal?: boolean;
+    /** Counts against quote creation's 10 per minute per client address (spec 8). */
+    quoteCreation?: boolean;
   }
   interface FastifyRequest {
     apiKey: ApiKeyRecord | null;
@@ -60,6 +62,10 @@ export function installAuth(app: FastifyInstance, sim: Simulator): void {
     request.apiKey = key;
     sim.telemetry.keyUsed(key.id, now);
     if (config.scope && !key.scopes.includes(config.scope)) throw errors.missingScope();
+    if (config.quoteCreation && sim.limitsOn) {
+      const taken = sim.windows.take(`quotes:${clientAddress(request)}`, LIMITS.quoteCreationsPerAddressPerMinute, now);
+      if (!taken.allowed) throw errors.tooManyRequests(taken.retryAfterSeconds);
+    }
   });
 }
 

@@ -16,8 +16,20 @@ function makeAjv(coerce: boolean) {
 export function installValidation(app: FastifyInstance): void {
   const bodyAjv = makeAjv(false);
   const textAjv = makeAjv(true);
-  const compiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object) as never;
+  const compiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+    const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+    // A body schema wrapped in Type.Optional (e.g. POST /sim/reset's { seed? }) also accepts a
+    // request without a body, which Fastify hands to the validator as null.
+    if (httpPart !== 'body' || (schema as { '~optional'?: boolean })['~optional'] !== true) return validate as never;
+    const optional = (data: unknown) => {
+      if (data === null || data === undefined) return true;
+      const valid = validate(data);
+      optional.errors = validate.errors;
+      return valid;
+    };
+    optional.errors = null as typeof validate.errors;
+    return optional as never;
+  };
   app.setValidatorCompiler(compiler);
 }
 

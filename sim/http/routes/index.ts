@@ -3,6 +3,9 @@ import type { Simulator } from '../../simulator.ts';
 import { buyerKeyRoutes } from './v1/buyer-key.ts';
 import { capabilitiesRoutes } from './v1/capabilities.ts';
 import { catalogRoutes } from './v1/catalog.ts';
+import { quoteRoutes } from './v1/quotes.ts';
+import { runRoutes } from './v1/runs.ts';
+import { controlRunRoutes } from './sim/control-runs.ts';
 import { openApiRoutes } from './v1/openapi.ts';
 import { controlCoreRoutes } from './sim/control-core.ts';
 
@@ -11,6 +14,9 @@ export function registerRoutes(app: FastifyInstance, sim: Simulator): void {
   buyerKeyRoutes(app, sim);
   capabilitiesRoutes(app, sim);
   catalogRoutes(app, sim);
+  quoteRoutes(app, sim);
+  runRoutes(app, sim);
   openApiRoutes(app);
   controlCoreRoutes(app, sim);
+  controlRunRoutes(app, sim);
 }

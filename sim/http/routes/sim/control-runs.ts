@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { errors } from '../../../domain/errors.ts';
+import { reconcileRun, scriptRun } from '../../../domain/run-worker.ts';
+import { billingView, eventsOf, expireExport, runView } from '../../../domain/run-views.ts';
+import type { ScriptBody } from '../../../domain/run-plan.ts';
+import { setListingActive } from '../../../domain/listings-admin.ts';
+import type { Simulator } from '../../../simulator.ts';
+import { Amount, IdParams } from '../../schemas/common.ts';
+
+/** Control API for runs and listings (contract section 2). */
+const hide = { hide: true, tags: ['control'] };
+
+const ScriptSchema = Type.Object(
+  {
+    outcome: Type.String({ enum: ['succeeded', 'partial', 'failed'] }),
+    rpcCalls: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+    unconfirmedRpcCalls: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+    modelCostAtomic: Type.Optional(Amount),
+    durationSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+    failure: Type.Optional(Type.String({ enum: ['platform', 'research'] })),
+    coverageGaps: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 10 })),
+  },
+  { additionalProperties: false },
+);
+
+export function controlRunRoutes(app: FastifyInstance, sim: Simulator): void {
+  const deps = sim.deps;
+  const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
+
+  app.get('/sim/runs', {
+    schema: { ...hide, querystring: Type.Object({ accountId: Type.Optional(Type.String({ format: 'uuid' })) }, { additionalProperties: false }) },
+    handler: async (request) => {
+      const { accountId } = request.query as { accountId?: string };
+      const runs = deps.store.all('runs').filter((r) => !accountId || r.accountId === accountId);
+      return { runs: runs.slice(-200).reverse().map((r) => ({ ...runView(r), profile: r.profile, accountId: r.accountId, plan: r.plan })) };
+    },
+  });
+
+  app.get('/sim/runs/:id', {
+    schema: { ...hide, params: IdParams },
+    handler: async (request) => {
+      const run = deps.store.get('runs', idOf(request));
+      if (!run) throw errors.runNotFound();
+      return { run: { ...runView(run), profile: run.profile, accountId: run.accountId, plan: run.plan, pinned: run.pinned }, events: eventsOf(deps, run), billing: billingView(deps.store.get('billings', run.id)!) };
+    },
+  });
+
+  app.post('/sim/runs/:id/script', {
+    schema: { ...hide, params: IdParams, body: ScriptSchema },
+    handler: async (request) => ({ run: runView(scriptRun(deps, idOf(request), request.body as ScriptBody)) }),
+  });
+
+  app.post('/sim/runs/:id/reconcile', {
+    schema: { ...hide, params: IdParams, body: Type.Object({ confirmed: Type.Boolean() }, { additionalProperties: false }) },
+    handler: async (request) => ({ billing: billingView(reconcileRun(deps, idOf(request), (request.body as { confirmed: boolean }).confirmed)) }),
+  });
+
+  app.post('/sim/runs/:id/export/expire', {
+    schema: { ...hide, params: IdParams },
+    handler: async (request) => {
+      expireExport(deps, idOf(request));
+      return { ok: true };
+    },
+  });
+
+  app.patch('/sim/listings/:id', {
+    schema: { ...hide, params: IdParams, body: Type.Object({ active: Type.Optional(Type.Boolean()) }, { additionalProperties: false }) },
+    handler: async (request) => ({ listing: setListingActive(deps, idOf(request), (request.body as { active?: boolean }).active) }),
+  });
+}

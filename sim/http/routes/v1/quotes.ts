@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { acceptQuote, type AcceptBody as AcceptInput } from '../../../domain/acceptance.ts';
+import type { Rail } from '../../../domain/assets.ts';
+import { createQuote, type CreateQuoteBody } from '../../../domain/quotes.ts';
+import { billingFor, runView } from '../../../domain/run-views.ts';
+import type { Simulator } from '../../../simulator.ts';
+import { keyOf } from '../../plugins/auth.ts';
+import { errorResponses, IdParams, NoQuery, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { AcceptBody, Acceptance, QuoteBody, SolanaQuoteBody } from '../../schemas/quote.ts';
+
+/** Quote, accept and billing routes of the three rails (spec 4, 4.3, 4.4); the rehearsal rail mirrors custody. */
+const RAILS: Array<{ rail: Rail; prefix: string; tag: string; name: string }> = [
+  { rail: 'solana-custody', prefix: '/v1/solana-custody', tag: 'solana-custody', name: 'SolanaCustody' },
+  { rail: 'custody', prefix: '/v1/custody', tag: 'local-custody', name: 'LocalCustody' },
+  { rail: 'rehearsal', prefix: '/v1/rehearsal', tag: 'rehearsal', name: 'Rehearsal' },
+];
+
+export function quoteRoutes(app: FastifyInstance, sim: Simulator): void {
+  for (const { rail, prefix, tag, name } of RAILS) {
+    const rehearsal = rail === 'rehearsal';
+    app.post(`${prefix}/quotes`, {
+      config: { auth: 'key', scope: 'quotes:write', rehearsal, quoteCreation: true },
+      schema: {
+        tags: [tag],
+        operationId: `create${name}Quote`,
+        description: 'Never retried automatically: on a lost response, create another quote.',
+        querystring: NoQuery,
+        body: rail === 'solana-custody' ? SolanaQuoteBody : QuoteBody,
+        response: { 201: Type.Object({ quote: Type.Ref('Quote') }), ...errorResponses(...STANDARD_ERRORS) },
+      },
+      handler: async (request, reply) => {
+        const quote = createQuote(sim.deps, keyOf(request), rail, request.body as CreateQuoteBody);
+        return reply.code(201).send({ quote: quote.view });
+      },
+    });
+
+    app.post(`${prefix}/quotes/:id/accept`, {
+      config: { auth: 'key', scope: 'quotes:write', rehearsal },
+      schema: {
+        tags: [tag],
+        operationId: `accept${name}Quote`,
+        params: IdParams,
+        querystring: NoQuery,
+        body: AcceptBody,
+        response: { 202: Acceptance, ...errorResponses(...STANDARD_ERRORS) },
+      },
+      handler: async (request, reply) => {
+        const accepted = acceptQuote(sim.deps, keyOf(request), rail, (request.params as { id: string }).id, request.body as AcceptInput);
+        const run = sim.deps.store.get('runs', accepted.runId)!;
+        return reply.code(202).send({ run: runView(run), reservation: accepted.reservation, notice: accepted.notice });
+      },
+    });
+
+    app.get(`${prefix}/runs/:id/billing`, {
+      config: { auth: 'key', scope: 'billing:read', rehearsal },
+      schema: {
+        tags: [tag],
+        operationId: `get${name}Billing`,
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: Type.Ref('Billing'), ...errorResponses(400, 401, 403, 404, 429, 503) },
+      },
+      handler: async (request) => billingFor(sim.deps, keyOf(request), rail, (request.params as { id: string }).id),
+    });
+  }
+}
