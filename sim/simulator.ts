@@ -10,6 +10,9 @@ import { RollingWindows } from './domain/rate-limits.ts';
 import { assertBalanceInvariant } from './domain/ledger.ts';
 import { buildListingFixtures } from '../fixtures/listings/index.ts';
 import { registerJobHandlers } from './domain/job-handlers.ts';
+import { sendWebhook, type WebhookSender } from './runtime/webhook-sender.ts';
+import { errors } from './domain/errors.ts';
+import { LIMITS } from './domain/rate-limits.ts';
 
 export interface SimulatorOptions {
   storePath: string;
@@ -18,6 +21,8 @@ export interface SimulatorOptions {
   clock?: ClockMode;
   limits?: boolean;
   controlToken?: string | null;
+  /** Outbound webhook POSTs (tests may substitute a recorder). */
+  send?: WebhookSender;
 }
 
 /** A new store's contents: the catalog fixtures and the generator's seed; no accounts. */
@@ -47,6 +52,7 @@ export class Simulator {
     readonly created: boolean,
     readonly limitsOn: boolean,
     readonly controlToken: string | null,
+    readonly send: WebhookSender,
   ) {
     this.telemetry = new Telemetry(deps.store.getMeta<TelemetryState>('telemetry'));
     deps.store.setVolatile('telemetry', () => this.telemetry.snapshot());
@@ -73,12 +79,26 @@ export class Simulator {
     const random = new SeededRandom(store.getMeta<RandomState>('random') ?? { seed, counter: 0 });
     const deps: Deps = { clock, random, store, env: options.env ?? 'test' };
     for (const balance of store.all('balances')) assertBalanceInvariant(balance);
-    return new Simulator(deps, created, options.limits ?? true, options.controlToken ?? null);
+    return new Simulator(deps, created, options.limits ?? true, options.controlToken ?? null, options.send ?? sendWebhook);
   }
 
-  /** realtime: runs whatever fell due since the last request or tick. */
+  /** Runs whatever is due at the current simulated time (realtime: since the last request or tick). */
   catchUp(): Promise<ProcessedJob[]> {
-    return this.scheduler.advanceTo(this.deps.clock.now());
+    return this.scheduler.advanceTo(() => this.deps.clock.now());
+  }
+
+  /** After a control call made work due now (mined logs, a reorg): run it before answering, in either clock mode. */
+  catchUpNow(): Promise<ProcessedJob[]> {
+    return this.catchUp();
+  }
+
+  /** Monitor creation: 10 per minute per owner (spec 8), unless limits are off. */
+  createMonitorLimited<T>(accountId: string, create: () => T): T {
+    if (this.limitsOn) {
+      const taken = this.windows.take(`monitors:${accountId}`, LIMITS.monitorCreationsPerMinute, this.deps.clock.now());
+      if (!taken.allowed) throw errors.tooManyRequests(taken.retryAfterSeconds);
+    }
+    return create();
   }
 
   /** Keeps due jobs running in realtime mode while nobody calls (webhook retries, run steps). */
@@ -88,11 +108,10 @@ export class Simulator {
   }
 
   async advance(to: { seconds: number } | { toMs: number } | { next: true }): Promise<ProcessedJob[]> {
-    const now = this.deps.clock.now();
     const processed =
       'next' in to
         ? await this.scheduler.advanceToNext()
-        : await this.scheduler.advanceTo('seconds' in to ? now + Math.round(to.seconds * 1000) : to.toMs);
+        : await this.scheduler.advanceTo(() => ('seconds' in to ? this.deps.clock.now() + Math.round(to.seconds * 1000) : to.toMs));
     this.saveClock();
     return processed;
   }

@@ -1,22 +1,34 @@
-import { blockHash, naturalHead } from './chain-time.ts';
-import type { Deps, StoreTx } from './context.ts';
+import { CHAIN_CADENCE_MS, blockHash, naturalHead } from './chain-time.ts';
+import { iso, type Deps, type StoreTx } from './context.ts';
+import { errors } from './errors.ts';
+import type { ChainLog } from './records.ts';
 
 /**
- * Per chain, the state that differs from the natural cadence: blocks mined
- * ahead of it (POST /sim/chains/{chain}/blocks), and the reorg generation of
- * replaced blocks. Kept in store meta `chain:<name>`.
+ * Scripted chains. Per chain, what differs from the natural cadence lives in
+ * store meta `chain:<name>`: blocks mined ahead of the cadence, and the reorg
+ * generation of replaced blocks. Logs are records, indexed by block number.
+ * Nothing is done per empty block: heads and hashes are computed on demand.
  */
+export const MONITOR_CHAINS = ['ethereum', 'base', 'chainx'] as const;
+
 export interface ChainState {
-  /** Blocks mined on demand beyond the natural head. */
   extraBlocks: string;
-  /** Block number → generation, for blocks a reorg replaced. */
   generations: Record<string, number>;
+  /** Sorted block numbers that hold logs (for skipping empty windows). */
+  logBlocks: string[];
 }
 
-const EMPTY: ChainState = { extraBlocks: '0', generations: {} };
+const EMPTY: ChainState = { extraBlocks: '0', generations: {}, logBlocks: [] };
+
+export interface LogInput {
+  address: string;
+  event: string;
+  args: Record<string, string>;
+  transactionHash?: string;
+}
 
 export function chainState(tx: Pick<StoreTx, 'getMeta'>, chain: string): ChainState {
-  return tx.getMeta<ChainState>(`chain:${chain}`) ?? EMPTY;
+  return { ...EMPTY, ...tx.getMeta<ChainState>(`chain:${chain}`) };
 }
 
 export function headOf(deps: Deps, tx: Pick<StoreTx, 'getMeta'>, chain: string): bigint {
@@ -30,4 +42,125 @@ export function hashOf(tx: Pick<StoreTx, 'getMeta'>, chain: string, number: bigi
 /** Whether a block observed earlier (number and hash) is still on the canonical chain. */
 export function isCanonical(deps: Deps, tx: Pick<StoreTx, 'getMeta'>, chain: string, number: bigint, hash: string): boolean {
   return number <= headOf(deps, tx, chain) && hashOf(tx, chain, number) === hash;
+}
+
+/** Milliseconds until the natural head reaches `block` (0 if it already has). */
+export function msUntilBlock(deps: Deps, tx: Pick<StoreTx, 'getMeta'>, chain: string, block: bigint): number {
+  const head = headOf(deps, tx, chain);
+  if (block <= head) return 0;
+  return Number(block - head) * CHAIN_CADENCE_MS[chain];
+}
+
+export const logId = (chain: string, block: bigint | string, logIndex: number) =>
+  `${chain}:${String(block).padStart(20, '0')}:${String(logIndex).padStart(6, '0')}`;
+
+function putLogs(deps: Deps, tx: StoreTx, chain: string, block: bigint, generation: number, logs: LogInput[], firstIndex = 0): ChainLog[] {
+  const written = logs.map((log, i) => {
+    const logIndex = firstIndex + i;
+    const record: ChainLog = {
+      id: logId(chain, block, logIndex),
+      chain,
+      blockNumber: block.toString(),
+      logIndex,
+      transactionHash: log.transactionHash ?? `0x${deps.random.hex(32)}`,
+      address: log.address.toLowerCase(),
+      event: log.event,
+      args: log.args,
+      generation,
+      removed: false,
+    };
+    tx.put('chainLogs', record);
+    return record;
+  });
+  return written;
+}
+
+function saveState(tx: StoreTx, chain: string, state: ChainState): void {
+  tx.setMeta(`chain:${chain}`, state);
+}
+
+function insertSorted(list: string[], value: bigint): string[] {
+  if (list.includes(value.toString())) return list;
+  return [...list, value.toString()].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
+}
+
+export function assertChain(chain: string): void {
+  if (!(MONITOR_CHAINS as readonly string[]).includes(chain)) throw errors.notFound(`No simulated chain is named '${chain}' (chains: ${MONITOR_CHAINS.join(', ')}).`);
+}
+
+/** POST /sim/chains/{chain}/blocks: mines `count` blocks now, the logs in the first. */
+export function mineBlocks(deps: Deps, tx: StoreTx, chain: string, count: number, logs: LogInput[]): { blocks: Array<{ number: string; hash: string }>; logs: ChainLog[] } {
+  const state = chainState(tx, chain);
+  const first = headOf(deps, tx, chain) + 1n;
+  const next: ChainState = { ...state, extraBlocks: (BigInt(state.extraBlocks) + BigInt(count)).toString() };
+  if (logs.length > 0) next.logBlocks = insertSorted(state.logBlocks, first);
+  saveState(tx, chain, next);
+  const written = putLogs(deps, tx, chain, first, next.generations[first.toString()] ?? 0, logs);
+  const blocks = Array.from({ length: count }, (_, i) => ({ number: (first + BigInt(i)).toString(), hash: hashOf(tx, chain, first + BigInt(i)) }));
+  return { blocks, logs: written };
+}
+
+/** Logs in blocks [from, to] still on the canonical chain, in (block, index) order. */
+export function logsBetween(tx: Pick<StoreTx, 'getMeta' | 'get'>, chain: string, from: bigint, to: bigint): ChainLog[] {
+  const state = chainState(tx, chain);
+  const out: ChainLog[] = [];
+  for (const b of state.logBlocks) {
+    const n = BigInt(b);
+    if (n < from) continue;
+    if (n > to) break;
+    for (let i = 0; ; i += 1) {
+      const log = tx.get('chainLogs', logId(chain, n, i));
+      if (!log) break;
+      if (!log.removed) out.push(log);
+    }
+  }
+  return out;
+}
+
+/** The first block ≥ from holding a live log, or null. */
+export function nextLogBlock(tx: Pick<StoreTx, 'getMeta'>, chain: string, from: bigint): bigint | null {
+  for (const b of chainState(tx, chain).logBlocks) if (BigInt(b) >= from) return BigInt(b);
+  return null;
+}
+
+/**
+ * POST /sim/chains/{chain}/reorg: replaces the newest `depth` blocks with new
+ * ones (new hashes); their logs are removed and the given logs go into the
+ * first replacement block.
+ */
+export function reorg(deps: Deps, tx: StoreTx, chain: string, depth: number, logs: LogInput[]): { removed: ChainLog[]; blocks: Array<{ number: string; hash: string }> } {
+  const head = headOf(deps, tx, chain);
+  const first = head - BigInt(depth) + 1n;
+  const state = chainState(tx, chain);
+  const generations = { ...state.generations };
+  const removed: ChainLog[] = [];
+  for (let n = first; n <= head; n += 1n) {
+    generations[n.toString()] = (generations[n.toString()] ?? 0) + 1;
+    for (let i = 0; ; i += 1) {
+      const log = tx.get('chainLogs', logId(chain, n, i));
+      if (!log) break;
+      if (!log.removed) {
+        const gone = { ...log, removed: true };
+        tx.put('chainLogs', gone);
+        removed.push(gone);
+      }
+    }
+  }
+  let logBlocks = state.logBlocks;
+  if (logs.length > 0) {
+    // Replacement logs take indexes after any removed ones in that block.
+    let index = 0;
+    while (tx.get('chainLogs', logId(chain, first, index))) index += 1;
+    logBlocks = insertSorted(logBlocks, first);
+    putLogs(deps, tx, chain, first, generations[first.toString()], logs, index);
+  }
+  saveState(tx, chain, { ...state, generations, logBlocks });
+  const blocks = [];
+  for (let n = first; n <= head; n += 1n) blocks.push({ number: n.toString(), hash: hashOf(tx, chain, n) });
+  return { removed, blocks };
+}
+
+export function chainView(deps: Deps, chain: string) {
+  const head = headOf(deps, deps.store, chain);
+  return { chain, head: head.toString(), headHash: hashOf(deps.store, chain, head), cadenceMs: CHAIN_CADENCE_MS[chain], at: iso(deps.clock.now()) };
 }

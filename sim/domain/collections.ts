@@ -1,4 +1,4 @@
-import type { AcceptanceRecord, Account, ApiKeyRecord, Balance, BillingRecord, Job, KeySecretIndex, LedgerEntry, QuoteRecord, ReservationRecord, RunEventRecord, RunRecord, ArtifactRecord } from './records.ts';
+import type { AcceptanceRecord, Account, ApiKeyRecord, Balance, BillingRecord, Job, KeySecretIndex, LedgerEntry, QuoteRecord, ReservationRecord, RunEventRecord, RunRecord, ArtifactRecord, ChainLog, MonitorRecord, MonitorWindow, MonitorEventRecord, NotificationRecord, DestinationRecord, SubscriptionRecord, DeliveryRecord, ChainScriptEntry } from './records.ts';
 import type { Listing, ListingVersion } from './catalog-types.ts';
 
 /** Every collection of the store and the record type it holds. */
@@ -19,4 +19,13 @@ export interface Collections {
   runEvents: RunEventRecord;
   billings: BillingRecord;
   artifacts: ArtifactRecord;
+  chainLogs: ChainLog;
+  monitors: MonitorRecord;
+  monitorWindows: MonitorWindow;
+  monitorEvents: MonitorEventRecord;
+  notifications: NotificationRecord;
+  destinations: DestinationRecord;
+  subscriptions: SubscriptionRecord;
+  deliveries: DeliveryRecord;
+  chainScriptEntries: ChainScriptEntry;
 }

@@ -55,9 +55,13 @@ export class Scheduler {
     return earliestJob(this.heap, (id) => this.deps.store.get('jobs', id));
   }
 
-  /** Runs every job due up to `targetMs` in (due time, sequence) order, then sets the clock there. Serialized. */
-  advanceTo(targetMs: number): Promise<ProcessedJob[]> {
-    const work = this.running.then(() => this.drain(targetMs));
+  /**
+   * Runs every job due up to the target in (due time, sequence) order, then sets
+   * the clock there. Serialized; the target is computed once this advance's turn
+   * comes, so two concurrent 'advance 10 s' calls advance 20 s.
+   */
+  advanceTo(target: number | (() => number)): Promise<ProcessedJob[]> {
+    const work = this.running.then(() => this.drain(typeof target === 'function' ? target() : target));
     this.running = work.catch(() => undefined);
     return work;
   }

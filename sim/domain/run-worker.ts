@@ -142,8 +142,13 @@ export function scriptRun(deps: Deps, runId: string, body: ScriptBody): RunRecor
     const plan = scriptedPlan(run, tx.get('listings', run.listingId)!, tx.get('quotes', run.quoteId)!, body);
     let next: RunRecord = addEvent(deps, tx, { ...run, plan }, 'scripted', `Ending scripted: ${plan.outcome}, ${plan.rpcCalls} reads (${plan.unconfirmedRpcCalls} unconfirmed), ${plan.durationSeconds} s.`);
     if (next.status === 'running') {
-      // Reads already made stay; the rest follow the new plan from here.
-      next = withReads(next, next.rpcUsed);
+      // Reads already made stay; the rest follow the new plan from here. A phase
+      // already behind the run takes the scripted figures at once: once all reads
+      // are done (step 2) the remaining reads are made now, and once the analysis
+      // ran (step 3) its cost becomes the scripted one; otherwise no later step
+      // would apply them and the run would end with the old figures.
+      next = withReads(next, next.stepIndex >= 2 ? plan.rpcCalls : next.rpcUsed);
+      if (next.stepIndex >= 3) next = { ...next, modelCostUsedAtomic: plan.modelCostAtomic };
       advance(deps, tx, next);
     } else tx.put('runs', next);
     return next;

@@ -1,6 +1,7 @@
 import { open, rename, readFile } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import type { Adapter } from 'lowdb';
+import { StoreFileError } from './store-file-error.ts';
 
 /**
  * A lowdb adapter whose write survives a crash: the text goes to a temporary
@@ -17,7 +18,8 @@ export class DurableJsonFile<T> implements Adapter<T> {
       text = await readFile(this.path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
+      // Unreadable (a directory, no permission): refused like an unparsable file, naming it.
+      throw new StoreFileError(this.path, (error as Error).message);
     }
     return this.parse(text);
   }

@@ -52,7 +52,7 @@ export function installAuth(app: FastifyInstance, sim: Simulator): void {
       // The simulator has no web session: a cookie alone is not a credential /v1 accepts from it.
       throw errors.unauthenticated();
     }
-    const match = /^Bearer ([^\s]+)$/.exec(authorization);
+    const match = /^Bearer ([^\s]+)$/i.exec(authorization);
     const key = match ? authenticate(sim.deps, match[1]) : null;
     if (!key) throw errors.unauthenticated();
     if (sim.limitsOn) {

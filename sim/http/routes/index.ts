@@ -6,6 +6,8 @@ import { catalogRoutes } from './v1/catalog.ts';
 import { quoteRoutes } from './v1/quotes.ts';
 import { runRoutes } from './v1/runs.ts';
 import { controlRunRoutes } from './sim/control-runs.ts';
+import { monitorRoutes } from './v1/monitors.ts';
+import { controlMonitorRoutes } from './sim/control-monitors.ts';
 import { openApiRoutes } from './v1/openapi.ts';
 import { controlCoreRoutes } from './sim/control-core.ts';
 
@@ -16,7 +18,9 @@ export function registerRoutes(app: FastifyInstance, sim: Simulator): void {
   catalogRoutes(app, sim);
   quoteRoutes(app, sim);
   runRoutes(app, sim);
+  monitorRoutes(app, sim);
   openApiRoutes(app);
   controlCoreRoutes(app, sim);
   controlRunRoutes(app, sim);
+  controlMonitorRoutes(app, sim);
 }
