@@ -1,0 +1,81 @@
+import { randomUUID, randomBytes } from 'node:crypto';
+import { signDelivery } from './verify.ts';
+
+/**
+ * The receiver test kit: sends a user's receiver the cases spec 6.2's receiver
+ * rules demand it handle, and reports which it got right.
+ */
+export interface ProbeCase {
+  name: string;
+  expectation: string;
+  passed: boolean;
+  detail: string;
+}
+
+interface Answer {
+  status: number;
+  body: string;
+  ms: number;
+}
+
+async function post(url: string, headers: Record<string, string>, body: string): Promise<Answer | { error: string; ms: number }> {
+  const started = performance.now();
+  try {
+    const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(5_000) });
+    return { status: response.status, body: await response.text(), ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    return { error: (error as Error).name === 'TimeoutError' ? 'no answer within 5 s' : (error as Error).message, ms: Math.round(performance.now() - started) };
+  }
+}
+
+const is2xx = (a: Answer | { error: string }) => 'status' in a && a.status >= 200 && a.status < 300;
+const describe = (a: Answer | { error: string; ms: number }) => ('status' in a ? `answered ${a.status} in ${a.ms} ms` : a.error);
+
+export async function probeReceiver(url: string, secret: string, nowSeconds: number): Promise<ProbeCase[]> {
+  const eventBody = (eventId: string) =>
+    JSON.stringify({ type: 'monitor.event', eventId, monitorId: randomUUID(), monitorName: 'understudy probe', chain: 'base', ruleId: 'probe', status: 'active', observedAt: new Date(nowSeconds * 1000).toISOString() });
+  const cases: ProbeCase[] = [];
+  const check = (name: string, expectation: string, answer: Answer | { error: string; ms: number }, passed: boolean) =>
+    cases.push({ name, expectation, passed, detail: describe(answer) });
+
+  const validId = randomUUID();
+  const validBody = eventBody(randomUUID());
+  const valid = await post(url, signDelivery(secret, validId, nowSeconds, validBody), validBody);
+  check('valid delivery', '2xx within 5 s', valid, is2xx(valid));
+
+  const tamperedId = randomUUID();
+  const original = eventBody(randomUUID());
+  const tampered = await post(url, signDelivery(secret, tamperedId, nowSeconds, original), original.replace('understudy probe', 'understudy probf'));
+  check('tampered body', 'refused (not 2xx)', tampered, !is2xx(tampered) && !('error' in tampered));
+
+  const wrongId = randomUUID();
+  const wrongBody = eventBody(randomUUID());
+  const wrong = await post(url, signDelivery(`whsec_${randomBytes(32).toString('base64url')}`, wrongId, nowSeconds, wrongBody), wrongBody);
+  check('wrong secret', 'refused (not 2xx)', wrong, !is2xx(wrong) && !('error' in wrong));
+
+  for (const [name, offset] of [['stale timestamp (6 min old)', -360], ['future timestamp (6 min ahead)', 360]] as const) {
+    const id = randomUUID();
+    const body = eventBody(randomUUID());
+    const answer = await post(url, signDelivery(secret, id, nowSeconds + offset, body), body);
+    check(name, 'refused (not 2xx)', answer, !is2xx(answer) && !('error' in answer));
+  }
+
+  // A repeat keeps the event id with a fresh signature, as a retry does; it must be acknowledged but not processed twice.
+  const repeat = await post(url, signDelivery(secret, validId, nowSeconds, validBody), validBody);
+  const dropped = 'status' in repeat && is2xx(repeat) && /duplicate"?\s*:\s*true|dropped|duplicate/i.test(repeat.body);
+  check('repeated event id', '2xx, and the answer says it was a duplicate (e.g. {"duplicate":true})', repeat, dropped);
+
+  const challenge = randomBytes(16).toString('hex');
+  const challengeBody = JSON.stringify({ type: 'service.destination.verification', destinationId: randomUUID(), challenge });
+  const echo = await post(url, signDelivery(secret, randomUUID(), nowSeconds, challengeBody), challengeBody);
+  let echoed = false;
+  if ('status' in echo && is2xx(echo)) {
+    try {
+      echoed = JSON.parse(echo.body).challenge === challenge;
+    } catch {
+      echoed = false;
+    }
+  }
+  check('ownership challenge', '2xx with JSON { challenge } echoed', echo, echoed);
+  return cases;
+}

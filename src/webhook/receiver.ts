@@ -1,0 +1,70 @@
+import { createServer, type Server } from 'node:http';
+import { verifyDelivery, type Verdict } from './verify.ts';
+
+/**
+ * A local receiver for signed deliveries: answers challenges, verifies every
+ * delivery, drops repeated event ids (answering 200 so the sender stops
+ * retrying), and reports each one. Used by `understudy webhook listen` and by
+ * the console's webhook inbox.
+ */
+export interface ReceivedDelivery {
+  receivedAt: string;
+  eventId: string | null;
+  /** verified, duplicate-dropped, or the refusal reason. */
+  verdict: string;
+  status: number;
+  type: string | null;
+  duplicate: boolean;
+  payload: Record<string, unknown> | null;
+}
+
+export interface ReceiverOptions {
+  secret: string;
+  /** The receiver's clock in Unix seconds: the simulator's when rehearsing on a frozen clock. */
+  nowSeconds: () => Promise<number> | number;
+  onDelivery?: (delivery: ReceivedDelivery) => void;
+}
+
+const MAX_BODY = 1024 * 1024;
+
+export function createReceiver(options: ReceiverOptions): Server {
+  const seen = new Set<string>();
+  return createServer((req, res) => {
+    if (req.method !== 'POST') {
+      res.writeHead(405).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY) chunks.push(chunk);
+    });
+    req.on('end', async () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const verdict = verifyDelivery(req.headers, raw, { secret: options.secret, nowSeconds: await options.nowSeconds(), seen });
+      let status: number;
+      let answer: unknown;
+      if (!verdict.ok) {
+        status = verdict.reason === 'bad-signature' || verdict.reason === 'missing-headers' ? 401 : 400;
+        answer = { error: verdict.reason };
+      } else if (verdict.isChallenge) {
+        status = 200;
+        answer = { challenge: verdict.payload.challenge };
+      } else {
+        status = 200;
+        answer = { received: true, duplicate: verdict.duplicate };
+      }
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      options.onDelivery?.({
+        receivedAt: new Date().toISOString(),
+        eventId: verdict.ok ? verdict.eventId : (req.headers['x-service-event-id'] as string | undefined) ?? null,
+        verdict: verdict.ok ? (verdict.duplicate ? 'duplicate-dropped' : 'verified') : verdict.reason,
+        status,
+        type: verdict.ok ? String(verdict.payload.type ?? '') : null,
+        duplicate: verdict.ok && verdict.duplicate,
+        payload: verdict.ok ? verdict.payload : null,
+      });
+    });
+  });
+}
