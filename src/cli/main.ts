@@ -3,7 +3,10 @@ import { serveCommand } from './serve.ts';
 
 /** argv → tui | serve | scenario | webhook listen. */
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  tui: async (argv) => (await import('./tui.ts')).tuiCommand(argv),
   serve: serveCommand,
+  scenario: async (argv) => (await import('./scenario.ts')).scenarioCommand(argv),
+  webhook: async (argv) => (await import('./webhook.ts')).webhookCommand(argv),
 };
 
 const USAGE = `Usage: understudy [tui|serve|scenario|webhook] [flags]

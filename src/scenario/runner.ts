@@ -1,0 +1,220 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHmac } from 'node:crypto';
+import { buildSimulator } from '../../sim/app.ts';
+import { ApiError, createHttp, type Http } from '../client/http.ts';
+import { DEFAULT_RETRY } from '../client/retry.ts';
+import type { Checks, Scenario, Step } from './format.ts';
+import { startReceiver, type ScenarioReceiver } from './receivers.ts';
+import { pick, subsetMismatch, Values } from './values.ts';
+
+/**
+ * Runs a scenario against a fresh in-process simulator on a frozen clock,
+ * reached over loopback HTTP through the typed client, and reports every step.
+ */
+export interface CheckResult {
+  ok: boolean;
+  what: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+export interface StepResult {
+  index: number;
+  name: string | null;
+  action: string;
+  request: { method: string; path: string; key?: string; body?: unknown } | null;
+  status: number | null;
+  body: unknown;
+  saved: Record<string, unknown>;
+  checks: CheckResult[];
+  error: string | null;
+}
+
+export interface ScenarioResult {
+  name: string;
+  file: string;
+  seed: string;
+  env: string;
+  passed: boolean;
+  provisioned: string[];
+  steps: StepResult[];
+  /** Strings to replace in any printed output: ports and secrets differ between runs or must not be shown. */
+  redactions: Array<[string, string]>;
+}
+
+// A scenario states what happens; a retry would hide a refusal it means to show.
+const NO_RETRY = { ...DEFAULT_RETRY, retries: 0 };
+
+export async function runScenario(scenario: Scenario, file: string): Promise<ScenarioResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'understudy-scenario-'));
+  const seed = String(scenario.seed ?? 1);
+  const env = scenario.env ?? 'test';
+  const built = await buildSimulator({ storePath: join(dir, 'store.json'), seed, env, clock: 'frozen', limits: scenario.limits === 'on' });
+  const receivers = new Map<string, ScenarioReceiver>();
+  const result: ScenarioResult = { name: scenario.name, file, seed, env, passed: true, provisioned: [], steps: [], redactions: [] };
+  try {
+    const baseUrl = await built.app.listen({ host: '127.0.0.1', port: 0 });
+    result.redactions.push([baseUrl, '{{simulator}}']);
+    const control = createHttp({ baseUrl, retry: NO_RETRY });
+    const keyHttp = new Map<string, Http>();
+    const values = new Values();
+    for (const [name, spec] of Object.entries(scenario.receivers ?? {})) {
+      const receiver = await startReceiver(name, spec);
+      receivers.set(name, receiver);
+      values.set(`receivers.${name}.url`, receiver.url);
+      result.redactions.push([receiver.url, `{{receivers.${name}.url}}`]);
+    }
+    await provision(scenario, control, values, keyHttp, baseUrl, result);
+    for (const [index, step] of scenario.steps.entries()) {
+      const stepResult = await runStep(index, step, { control, keyHttp, values, receivers });
+      result.steps.push(stepResult);
+      if (stepResult.error || stepResult.checks.some((c) => !c.ok)) result.passed = false;
+      if (stepResult.error) break;
+    }
+  } finally {
+    for (const receiver of receivers.values()) await receiver.close();
+    await built.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  return result;
+}
+
+async function provision(scenario: Scenario, control: Http, values: Values, keyHttp: Map<string, Http>, baseUrl: string, result: ScenarioResult): Promise<void> {
+  for (const [name, account] of Object.entries(scenario.accounts ?? {})) {
+    const created = await control.send<{ account: { id: string } }>({ method: 'POST', path: '/sim/accounts', body: { type: account.type, label: account.label ?? name }, credential: 'control' });
+    const accountId = created.body.account.id;
+    values.set(`accounts.${name}.id`, accountId);
+    result.provisioned.push(`account ${name} (${account.type})`);
+    for (const [profile, amount] of Object.entries(account.deposits ?? {})) {
+      await control.send({ method: 'POST', path: `/sim/accounts/${accountId}/deposits`, body: { profile, amountAtomic: amount }, credential: 'control' });
+      result.provisioned.push(`  deposit ${amount} ${profile}`);
+    }
+    for (const [keyName, key] of Object.entries(account.keys ?? {})) {
+      const made = await control.send<{ key: { id: string }; secret: string }>({ method: 'POST', path: `/sim/accounts/${accountId}/keys`, body: { name: keyName, ...key }, credential: 'control' });
+      values.set(`keys.${keyName}.id`, made.body.key.id);
+      keyHttp.set(keyName, createHttp({ baseUrl, key: made.body.secret, retry: NO_RETRY }));
+      result.redactions.push([made.body.secret, `<secret of key ${keyName}>`]);
+      result.provisioned.push(`  key ${keyName} (${key.profile}, spend limit ${key.spendLimitAtomic})`);
+    }
+  }
+}
+
+interface Context {
+  control: Http;
+  keyHttp: Map<string, Http>;
+  values: Values;
+  receivers: Map<string, ScenarioReceiver>;
+}
+
+async function send(http: Http, method: string, path: string, body: unknown, credential: 'key' | 'control' | 'none') {
+  try {
+    const response = await http.send<unknown>({ method: method as never, path, body, credential });
+    return { status: response.status, body: response.body, headers: response.headers };
+  } catch (error) {
+    if (error instanceof ApiError) {
+      const headers = new Headers();
+      if (error.retryAfterSeconds !== null) headers.set('retry-after', String(error.retryAfterSeconds));
+      return { status: error.status, body: { error: { code: error.code, message: error.message } }, headers };
+    }
+    throw error;
+  }
+}
+
+async function runStep(index: number, step: Step, ctx: Context): Promise<StepResult> {
+  const result: StepResult = { index, name: step.name ?? null, action: '', request: null, status: null, body: null, saved: {}, checks: [], error: null };
+  try {
+    if ('check' in step) {
+      result.action = 'check';
+      result.checks = await runChecks(ctx.values.resolve(step.check), ctx);
+      return result;
+    }
+    let response: { status: number; body: unknown; headers: Headers };
+    if ('call' in step) {
+      result.action = 'call';
+      const call = ctx.values.resolve(step.call);
+      const query = call.query ? `?${new URLSearchParams(Object.entries(call.query).map(([k, v]) => [k, String(v)]))}` : '';
+      const http = call.key ? ctx.keyHttp.get(call.key) : ctx.control;
+      if (!http) throw new Error(`steps[${index}].call.key: no key named '${call.key}' was provisioned`);
+      result.request = { method: call.method, path: call.path + query, ...(call.key ? { key: call.key } : {}), ...(call.body !== undefined ? { body: call.body } : {}) };
+      response = await send(http, call.method, call.path + query, call.body, call.key ? 'key' : 'none');
+    } else if ('control' in step) {
+      result.action = 'control';
+      const c = ctx.values.resolve(step.control);
+      result.request = { method: c.method, path: c.path, ...(c.body !== undefined ? { body: c.body } : {}) };
+      response = await send(ctx.control, c.method, c.path, c.body, 'control');
+    } else {
+      const [action, method, path, body] =
+        'advance' in step
+          ? ['advance', 'POST', '/sim/clock/advance', ctx.values.resolve(step.advance)]
+          : 'block' in step
+            ? ['block', 'POST', `/sim/chains/${step.block.chain}/blocks`, ctx.values.resolve({ count: step.block.count, logs: step.block.logs })]
+            : ['reorg', 'POST', `/sim/chains/${step.reorg.chain}/reorg`, ctx.values.resolve({ depth: step.reorg.depth, logs: step.reorg.logs })];
+      result.action = action;
+      result.request = { method, path, body };
+      response = await send(ctx.control, method, path, JSON.parse(JSON.stringify(body)), 'control');
+    }
+    result.status = response.status;
+    result.body = response.body;
+    for (const [name, path] of Object.entries(step.save ?? {})) {
+      const value = pick(response.body, path);
+      if (value === undefined) throw new Error(`steps[${index}].save.${name}: the answer has no '${path}'`);
+      ctx.values.set(name, value);
+      result.saved[name] = value;
+    }
+    if (step.expect) result.checks = expectResponse(ctx.values.resolve(step.expect), response);
+    else if (response.status >= 400) result.checks = [{ ok: false, what: 'an unexpected refusal (add an expect to make it intended)', expected: '2xx', actual: response.status }];
+  } catch (error) {
+    result.error = (error as Error).message;
+  }
+  return result;
+}
+
+function expectResponse(expect: NonNullable<Extract<Step, { expect?: unknown }>['expect']>, response: { status: number; body: unknown; headers: Headers }): CheckResult[] {
+  const checks: CheckResult[] = [];
+  if (expect.status !== undefined) checks.push({ ok: response.status === expect.status, what: 'status', expected: expect.status, actual: response.status });
+  const error = (response.body as { error?: { code?: string; message?: string } } | null)?.error;
+  if (expect.code !== undefined) checks.push({ ok: error?.code === expect.code, what: 'error code', expected: expect.code, actual: error?.code ?? null });
+  if (expect.message !== undefined) checks.push({ ok: error?.message === expect.message, what: 'error message', expected: expect.message, actual: error?.message ?? null });
+  if (expect.body !== undefined) {
+    const at = subsetMismatch(expect.body, response.body);
+    checks.push(at === null ? { ok: true, what: 'body' } : { ok: false, what: `body at ${at}`, expected: at === '(root)' ? expect.body : pick(expect.body, at.replace(/\[(\d+)\]/g, '.$1')), actual: at === '(root)' ? response.body : pick(response.body, at.replace(/\[(\d+)\]/g, '.$1')) });
+  }
+  for (const [name, value] of Object.entries(expect.header ?? {})) {
+    const actual = response.headers.get(name);
+    checks.push({ ok: actual === value, what: `header ${name}`, expected: value, actual });
+  }
+  return checks;
+}
+
+async function runChecks(checks: Checks, ctx: Context): Promise<CheckResult[]> {
+  const out: CheckResult[] = [];
+  if (checks.balance) {
+    const { account, profile, ...fields } = checks.balance;
+    const view = await send(ctx.control, 'GET', `/sim/accounts/${ctx.values.get(`accounts.${account}.id`)}`, undefined, 'control');
+    const balance = ((view.body as { balances: Array<Record<string, string>> }).balances ?? []).find((b) => b.profile === profile) ?? {};
+    for (const [field, expected] of Object.entries(fields)) {
+      out.push({ ok: (balance[field] ?? '0') === expected, what: `balance ${account} ${profile} ${field}`, expected, actual: balance[field] ?? '0' });
+    }
+  }
+  if (checks.keySpend) {
+    const http = ctx.keyHttp.get(checks.keySpend.key);
+    if (!http) throw new Error(`check.keySpend.key: no key named '${checks.keySpend.key}'`);
+    const view = await send(http, 'GET', '/v1/buyer/key', undefined, 'key');
+    const actual = (view.body as { key?: { spendUsedAtomic?: string } }).key?.spendUsedAtomic ?? null;
+    out.push({ ok: actual === checks.keySpend.spendUsedAtomic, what: `key ${checks.keySpend.key} spendUsedAtomic`, expected: checks.keySpend.spendUsedAtomic, actual });
+  }
+  if (checks.webhook) {
+    const receiver = ctx.receivers.get(checks.webhook.receiver);
+    if (!receiver) throw new Error(`check.webhook.receiver: no receiver named '${checks.webhook.receiver}'`);
+    const matching = receiver.received.filter((r) => !checks.webhook!.type || r.type === checks.webhook!.type);
+    if (checks.webhook.count !== undefined) out.push({ ok: matching.length === checks.webhook.count, what: `webhooks received by ${receiver.name}${checks.webhook.type ? ` of type ${checks.webhook.type}` : ''}`, expected: checks.webhook.count, actual: matching.length });
+    if (checks.webhook.secret) {
+      const secret = checks.webhook.secret;
+      const bad = matching.filter((r) => `v1=${createHmac('sha256', secret).update(`${r.headers['x-service-timestamp']}.${r.headers['x-service-event-id']}.${r.body}`).digest('hex')}` !== r.headers['x-service-signature']);
+      out.push({ ok: bad.length === 0, what: `signatures of webhooks received by ${receiver.name}`, expected: 'all verify', actual: bad.length === 0 ? 'all verify' : `${bad.length} do not verify` });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,50 @@
+import Ajv2020 from 'ajv/dist/2020.js';
+import { ACTIONS, type Scenario } from './format.ts';
+import { scenarioSchema } from './schema.ts';
+
+/**
+ * Checks a scenario against the schema and names the step index and field of
+ * the first mistake. Steps are checked one by one against the schema of the
+ * action they hold, so a mistake reads "steps[3].advance.seconds ..." rather
+ * than "must match exactly one schema".
+ */
+export class ScenarioFormatError extends Error {
+  constructor(readonly file: string, readonly where: string, problem: string) {
+    super(`${file}: ${where} ${problem}`);
+    this.name = 'ScenarioFormatError';
+  }
+}
+
+const ajv = new Ajv2020.default({ allErrors: false, strict: false });
+const topLevel = ajv.compile({ ...scenarioSchema, properties: { ...scenarioSchema.properties, steps: { type: 'array' } } });
+const stepSchemas = scenarioSchema.properties.steps.items.oneOf;
+const stepValidators = new Map(ACTIONS.map((action, i) => [action, ajv.compile(stepSchemas[i])]));
+
+function describe(prefix: string, error: { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }): [string, string] {
+  const path = error.instancePath.split('/').filter(Boolean).map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join('');
+  const where = `${prefix}${path}`;
+  if (error.keyword === 'additionalProperties') return [`${where}.${String(error.params.additionalProperty)}`, 'is not a known field'];
+  if (error.keyword === 'required') return [`${where}.${String(error.params.missingProperty)}`, 'is required'];
+  if (error.keyword === 'enum') return [where, `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`];
+  return [where, error.message ?? 'is invalid'];
+}
+
+export function validateScenario(value: unknown, file: string): Scenario {
+  if (!topLevel(value)) {
+    const [where, problem] = describe('', topLevel.errors![0]);
+    throw new ScenarioFormatError(file, where || '(top level)', problem);
+  }
+  const scenario = value as Scenario;
+  scenario.steps.forEach((step, index) => {
+    const prefix = `steps[${index}]`;
+    if (typeof step !== 'object' || step === null || Array.isArray(step)) throw new ScenarioFormatError(file, prefix, 'must be an object');
+    const actions = ACTIONS.filter((a) => a in step);
+    if (actions.length !== 1) throw new ScenarioFormatError(file, prefix, `needs exactly one of ${ACTIONS.join(', ')} (found ${actions.length === 0 ? 'none' : actions.join(', ')})`);
+    const validate = stepValidators.get(actions[0])!;
+    if (!validate(step)) {
+      const [where, problem] = describe(prefix, validate.errors![0]);
+      throw new ScenarioFormatError(file, where, problem);
+    }
+  });
+  return scenario;
+}
