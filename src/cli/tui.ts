@@ -1,0 +1,177 @@
+import { createElement } from 'react';
+import { render } from 'ink';
+import { buildSimulator, type BuiltSimulator } from '../../sim/app.ts';
+import { seedDemo } from '../../sim/domain/demo.ts';
+import { StoreFileError } from '../../sim/store/store-file-error.ts';
+import { ApiError, createClient, type Client, type Scope } from '../client/index.ts';
+import { App } from '../tui/app.tsx';
+import { createConsoleStore } from '../tui/state/store.ts';
+import { helpText, parseFlags, SIMULATOR_FLAGS, UsageError, type FlagSpec } from './args.ts';
+
+/**
+ * `understudy tui` (the default command, `npm start`): the console, with the
+ * simulator embedded, or driving another simulator or the real service with
+ * --url and --key (control features hidden there).
+ */
+
+// The simulator flags without their defaults, so that passing one alongside --url can be told apart from not passing it.
+const EMBEDDED_FLAGS: FlagSpec[] = SIMULATOR_FLAGS.map(({ default: _default, ...spec }) => spec);
+
+export const TUI_FLAGS: FlagSpec[] = [
+  ...EMBEDDED_FLAGS,
+  { name: 'url', value: 'URL', help: 'drive the simulator or service at URL instead of an embedded one (needs --key)' },
+  { name: 'key', value: 'KEY', help: 'the API key secret to use with --url' },
+  { name: 'help', help: 'print this help' },
+];
+
+const NEEDS_TTY = 'understudy console needs an interactive terminal (TTY); use `npm run serve` for headless use';
+
+/** A key for the console on a store whose demo secrets were shown once and are gone. */
+const CONSOLE_KEY = {
+  profile: 'local_custody' as const,
+  name: 'console',
+  // 1,000 ETH: generous enough that rehearsals are never stopped by the console's own budget.
+  spendLimitAtomic: '1000000000000000000000',
+  scopes: ['catalog:read', 'quotes:write', 'runs:read', 'runs:cancel', 'billing:read', 'monitors:read', 'monitors:write'] satisfies Scope[],
+  expiresInDays: 90,
+};
+
+interface ConsoleTarget {
+  client: Client;
+  controlAvailable: boolean;
+  accountId: string | null;
+  /** Undoes what starting did: revokes a minted key, closes the simulator (flushing the store). */
+  close(): Promise<void>;
+}
+
+export async function tuiCommand(argv: string[]): Promise<number> {
+  const { flags } = parseFlags(argv, TUI_FLAGS);
+  if (flags.help) {
+    process.stdout.write(
+      helpText(
+        'Usage: npm start -- [flags]   (or: understudy tui [flags])\n\nThe terminal console. Without --url it embeds the simulator (defaults as for serve).',
+        TUI_FLAGS.map((spec) => SIMULATOR_FLAGS.find((s) => s.name === spec.name) ?? spec),
+      ),
+    );
+    return 0;
+  }
+  // Usage mistakes are reported before the terminal check, so they show up in scripts too.
+  const start = typeof flags.url === 'string' ? remoteTarget(flags) : embeddedTarget(flags);
+  if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) {
+    process.stderr.write(`${NEEDS_TTY}\n`);
+    return 2;
+  }
+
+  let target: ConsoleTarget;
+  try {
+    target = await start();
+  } catch (error) {
+    if (error instanceof StoreFileError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+
+  const store = createConsoleStore({ client: target.client, controlAvailable: target.controlAvailable, accountId: target.accountId });
+  // The alternate screen keeps the console out of the scrollback, as full-screen terminal programs do.
+  process.stdout.write('\u001B[?1049h');
+  const instance = render(createElement(App, { store }), { exitOnCtrlC: true });
+  // Ctrl+C in the console arrives as a key (raw mode); these are signals sent from outside.
+  const stopOnSignal = () => instance.unmount();
+  process.once('SIGTERM', stopOnSignal);
+  process.once('SIGINT', stopOnSignal);
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    process.off('SIGTERM', stopOnSignal);
+    process.off('SIGINT', stopOnSignal);
+    process.stdout.write('\u001B[?1049l');
+    await target.close();
+  }
+  return 0;
+}
+
+/** Checks the flags now; the returned function connects. */
+function remoteTarget(flags: Record<string, string | boolean>): () => Promise<ConsoleTarget> {
+  const given = EMBEDDED_FLAGS.filter((spec) => flags[spec.name] !== undefined).map((spec) => `--${spec.name}`);
+  if (given.length) throw new UsageError(`Flags for the embedded simulator (${given.join(', ')}) cannot be combined with --url.`);
+  if (typeof flags.key !== 'string') throw new UsageError('--url needs --key KEY (the API key secret to use there).');
+  let url: URL;
+  try {
+    url = new URL(String(flags.url));
+  } catch {
+    throw new UsageError(`--url must be an absolute URL such as http://127.0.0.1:4010 (got '${String(flags.url)}').`);
+  }
+  const key = flags.key;
+  return async () => ({ client: createClient({ baseUrl: url.toString(), key }), controlAvailable: false, accountId: null, close: async () => undefined });
+}
+
+/** Checks the flags now; the returned function builds the simulator and picks the console's key. */
+function embeddedTarget(flags: Record<string, string | boolean>): () => Promise<ConsoleTarget> {
+  if (typeof flags.key === 'string') throw new UsageError('--key is for --url; the embedded simulator makes its own key.');
+  const option = (name: string) => String(flags[name] ?? SIMULATOR_FLAGS.find((s) => s.name === name)!.default);
+  return () => startEmbedded(option);
+}
+
+async function startEmbedded(option: (name: string) => string): Promise<ConsoleTarget> {
+  const built = await buildSimulator({
+    storePath: option('store'),
+    seed: option('seed'),
+    env: option('env') as 'test' | 'production',
+    clock: option('clock') as 'realtime' | 'frozen',
+    limits: true,
+  });
+  try {
+    const baseUrl = await built.app.listen({ host: '127.0.0.1', port: 0 });
+    built.sim.startRealtimeTicks();
+    return built.sim.created ? demoTarget(built, baseUrl) : await mintedKeyTarget(built, baseUrl);
+  } catch (error) {
+    await built.close();
+    throw error;
+  }
+}
+
+/** A new store: seed the demo data and use its ETH key (the EVM account, which also holds monitor scopes). */
+function demoTarget(built: BuiltSimulator, baseUrl: string): ConsoleTarget {
+  const demo = seedDemo(built.sim.deps).find((c) => c.profile === 'local_custody');
+  if (!demo) throw new Error('The demo data has no local_custody key.');
+  return { client: createClient({ baseUrl, key: demo.secret }), controlAvailable: true, accountId: demo.accountId, close: () => built.close() };
+}
+
+/**
+ * An existing store keeps only key hashes, so the console mints its own key
+ * through the control API, as any other tool would, and revokes it on exit.
+ */
+async function mintedKeyTarget(built: BuiltSimulator, baseUrl: string): Promise<ConsoleTarget> {
+  const control = createClient({ baseUrl });
+  const { account, key, secret } = await mintConsoleKey(control);
+  return {
+    client: createClient({ baseUrl, key: secret }),
+    controlAvailable: true,
+    accountId: account.id,
+    async close() {
+      await control.sim.revokeKey(key.id).catch(() => undefined);
+      await built.close();
+    },
+  };
+}
+
+/**
+ * On the first EVM account that still takes a key. Spec 8 caps an account at
+ * 50 keys including revoked ones, and every launch on an existing store
+ * mints one, so a long-used account eventually refuses (409); the console
+ * then moves on, and as a last resort opens a new (unfunded) EVM account.
+ */
+async function mintConsoleKey(control: Client) {
+  const accounts = (await control.sim.accounts()).filter((a) => a.type === 'evm');
+  for (const account of accounts) {
+    try {
+      return { account, ...(await control.sim.createKey(account.id, CONSOLE_KEY)) };
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 409)) throw error;
+    }
+  }
+  const account = await control.sim.createAccount({ type: 'evm', label: 'Console account' });
+  return { account, ...(await control.sim.createKey(account.id, CONSOLE_KEY)) };
+}

@@ -1,0 +1,67 @@
+import { Box, useStdin } from 'ink';
+import { useEffect, type ComponentType } from 'react';
+import { ClockBar } from './components/clock-bar.tsx';
+import { ErrorLine } from './components/error-line.tsx';
+import { HelpOverlay } from './components/help-overlay.tsx';
+import { KeyHints } from './components/key-hints.tsx';
+import { AgentScreen } from './screens/agent.tsx';
+import { CatalogScreen } from './screens/catalog.tsx';
+import { FiltersScreen } from './screens/filters.tsx';
+import { HomeScreen } from './screens/home.tsx';
+import { ConsoleProvider, useActions, useConsole } from './state/context.tsx';
+import type { ConsoleStore } from './state/store.ts';
+import type { Screen } from './state/types.ts';
+import { useCommands } from './use-commands.ts';
+
+const SCREENS: Record<Screen, ComponentType> = {
+  home: HomeScreen,
+  catalog: CatalogScreen,
+  filters: FiltersScreen,
+  agent: AgentScreen,
+};
+
+export interface AppProps {
+  store: ConsoleStore;
+  /**
+   * Whether keys are read. Defaults to whether stdin supports raw mode (a
+   * TTY): Ink's useInput throws without it. Tests pass true.
+   */
+  isInteractive?: boolean;
+  /** How often the clock bar re-reads simulated time. */
+  clockRefreshMs?: number;
+}
+
+export function App({ store, isInteractive, clockRefreshMs = 1000 }: AppProps) {
+  const { isRawModeSupported } = useStdin();
+  return (
+    <ConsoleProvider store={store} isInteractive={isInteractive ?? isRawModeSupported === true}>
+      <Console clockRefreshMs={clockRefreshMs} />
+    </ConsoleProvider>
+  );
+}
+
+function Console({ clockRefreshMs }: { clockRefreshMs: number }) {
+  const actions = useActions();
+  const screen = useConsole((s) => s.screen);
+  const isHelpOpen = useConsole((s) => s.isHelpOpen);
+  useCommands('global');
+
+  useEffect(() => {
+    void actions.start();
+    // Realtime simulated time moves on its own; frozen time moves when anyone advances it.
+    const timer = setInterval(() => void actions.refreshClock(), clockRefreshMs);
+    return () => clearInterval(timer);
+  }, [actions, clockRefreshMs]);
+
+  const ScreenView = SCREENS[screen];
+  return (
+    <Box flexDirection="column">
+      <ClockBar />
+      <Box flexDirection="column" marginTop={1}>
+        {isHelpOpen ? <HelpOverlay /> : <ScreenView />}
+      </Box>
+      <ErrorLine />
+      <KeyHints />
+    </Box>
+  );
+}

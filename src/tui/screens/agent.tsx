@@ -1,0 +1,41 @@
+import { Box, Text, useStdout } from 'ink';
+import { useMemo } from 'react';
+import { useConsole } from '../state/context.tsx';
+import { terminalSize } from '../text.ts';
+import { theme } from '../theme.ts';
+import { useCommands } from '../use-commands.ts';
+import { agentDetailLines, type DetailLine } from './agent-lines.ts';
+
+/** Rows the rest of the console takes: clock bar, scroll line, error and hint lines. */
+const CHROME_ROWS = 7;
+
+const TONE: Record<NonNullable<DetailLine['tone']>, { color?: string; bold?: boolean }> = {
+  title: { color: theme.accent, bold: true },
+  heading: { color: theme.heading, bold: true },
+  muted: { color: theme.muted },
+};
+
+/** One agent's detail (spec 2.5), scrolled by line. */
+export function AgentScreen() {
+  const agent = useConsole((s) => s.agent);
+  const { columns, rows } = terminalSize(useStdout().stdout);
+  const viewport = Math.max(5, rows - CHROME_ROWS);
+  const lines = useMemo(() => (agent.detail ? agentDetailLines(agent.detail, columns - 2) : []), [agent.detail, columns]);
+  const maxScroll = Math.max(0, lines.length - viewport);
+  useCommands('agent', { view: { maxScroll, pageRows: viewport - 1 } });
+
+  if (!agent.detail) return <Text color={theme.muted}>{agent.isLoading ? 'Reading the agent…' : 'No detail to show. Press esc to go back.'}</Text>;
+  const top = Math.min(agent.scroll, maxScroll);
+  return (
+    <Box flexDirection="column">
+      {lines.slice(top, top + viewport).map((line, index) => (
+        <Text key={top + index} {...(line.tone ? TONE[line.tone] : {})}>
+          {line.text || ' '}
+        </Text>
+      ))}
+      <Text color={theme.muted}>
+        {maxScroll > 0 ? `lines ${top + 1}–${Math.min(lines.length, top + viewport)} of ${lines.length}` : `${lines.length} lines`}
+      </Text>
+    </Box>
+  );
+}

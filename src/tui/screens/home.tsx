@@ -1,0 +1,104 @@
+import { Table } from '@alcalzone/ink-table';
+import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
+import { formatProfileAmount } from '../amount.ts';
+import { Amount } from '../components/amount.tsx';
+import { SpendBar } from '../components/spend-bar.tsx';
+import { StatusBadge } from '../components/status-badge.tsx';
+import { useConsole } from '../state/context.tsx';
+import { theme } from '../theme.ts';
+
+const DAY_MS = 86_400_000;
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box>
+      <Box width={11} flexShrink={0}>
+        <Text color={theme.muted}>{label}</Text>
+      </Box>
+      <Box flexGrow={1}>{children}</Box>
+    </Box>
+  );
+}
+
+/** When the key expires, counted on the simulated clock when there is one. */
+function expiryText(expiresAt: string, nowIso: string | undefined): string {
+  const at = expiresAt.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, 'Z');
+  if (!nowIso) return at;
+  const days = Math.floor((Date.parse(expiresAt) - Date.parse(nowIso)) / DAY_MS);
+  return days >= 0 ? `${at} (in ${days} d)` : `${at} (passed)`;
+}
+
+/** The key's account balances per asset (GET /sim/accounts/{id}); the real service has no such read for a key. */
+function Balances() {
+  const account = useConsole((s) => s.account);
+  const controlAvailable = useConsole((s) => s.controlAvailable);
+  if (!controlAvailable) return <Text color={theme.muted}>Balances come from the control API, which is hidden against a remote service.</Text>;
+  if (!account) return <Text color={theme.muted}>Reading balances…</Text>;
+  return (
+    <>
+      <Text bold>
+        Balances <Text color={theme.muted}>· {account.account.label ?? account.account.id} ({account.account.type})</Text>
+      </Text>
+      {account.balances.length === 0 ? (
+        <Text color={theme.muted}>No deposits yet (the control API's POST /sim/accounts/{account.account.id}/deposits adds one).</Text>
+      ) : (
+        <Table
+          data={account.balances.map((b) => ({
+            asset: b.profile,
+            available: formatProfileAmount(b.availableAtomic, b.profile),
+            reserved: formatProfileAmount(b.reservedAtomic, b.profile),
+            pending: formatProfileAmount(b.pendingAtomic, b.profile),
+            charged: formatProfileAmount(b.chargedAtomic, b.profile),
+            deposited: formatProfileAmount(b.depositedAtomic, b.profile),
+          }))}
+        />
+      )}
+    </>
+  );
+}
+
+/** Home: the key in use (spec 2.3) and, with the control API, its account's balances. */
+export function HomeScreen() {
+  const key = useConsole((s) => s.key);
+  const now = useConsole((s) => s.clock?.now);
+
+  if (!key) return <Text color={theme.muted}>Reading the key…</Text>;
+  return (
+    <Box flexDirection="column">
+      <Box>
+        <Text bold>Key </Text>
+        <Text>{key.name ?? '(unnamed)'} </Text>
+        <Text color={theme.muted}>
+          {key.prefix ?? ''}…{key.last4 ?? ''}{' '}
+        </Text>
+        <StatusBadge status={key.status} />
+      </Box>
+      <Field label="Asset">
+        <Text>
+          {key.profile} <Text color={theme.muted}>{key.assetId ?? ''}</Text>
+        </Text>
+      </Field>
+      <Field label="Scopes">
+        <Text>{key.scopes.join(' ')}</Text>
+      </Field>
+      <Field label="Expires">
+        <Text>{expiryText(key.expiresAt, now)}</Text>
+      </Field>
+      <Field label="Usage">
+        <Text>
+          {key.rateLimitPerMinute ?? '?'}/min limit · {key.requestsLast24h ?? '?'} requests in 24 h · listings {key.listingIds ? key.listingIds.length : 'all'}
+        </Text>
+      </Field>
+      <Field label="Spend">
+        <SpendBar usedAtomic={key.spendUsedAtomic} limitAtomic={key.spendLimitAtomic} profile={key.profile} />
+      </Field>
+      <Field label="Remaining">
+        <Amount atomic={key.remainingSpendAtomic} profile={key.profile} />
+      </Field>
+      <Box marginTop={1} flexDirection="column">
+        <Balances />
+      </Box>
+    </Box>
+  );
+}

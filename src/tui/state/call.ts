@@ -1,0 +1,35 @@
+import { isClientError, type Client } from '../../client/index.ts';
+import type { DisplayError, GetState, SetState } from './types.ts';
+
+export type CallResult<T> = { ok: true; value: T } | { ok: false };
+
+/** What a slice needs: the store's set/get, and the one guarded way to reach the client. */
+export interface SliceContext {
+  set: SetState;
+  get: GetState;
+  /** For the few calls whose failures must not reach the error line. */
+  client: Client;
+  call<T>(operation: (client: Client) => Promise<T>): Promise<CallResult<T>>;
+}
+
+/** Any failure becomes code + message for the error line; the console never crashes on one. */
+export function toDisplayError(error: unknown): DisplayError {
+  if (isClientError(error)) return { code: error.code, message: error.message, status: 'status' in error ? error.status : null };
+  return { code: 'console_error', message: error instanceof Error ? error.message : String(error), status: null };
+}
+
+/**
+ * Each call clears the previous error first, so the error line always
+ * describes the latest thing the user asked for.
+ */
+export function guardedCall(client: Client, set: SetState) {
+  return async <T>(operation: (client: Client) => Promise<T>): Promise<CallResult<T>> => {
+    set({ error: null });
+    try {
+      return { ok: true, value: await operation(client) };
+    } catch (error) {
+      set({ error: toDisplayError(error) });
+      return { ok: false };
+    }
+  };
+}

@@ -1,0 +1,46 @@
+import { useApp, useInput, type Key } from 'ink';
+import { useCallback, useRef } from 'react';
+import { activeScope, findCommand, globalsActive, type CommandScope, type CommandView } from './keys.ts';
+import { useConsole, useConsoleStore, useIsInteractive } from './state/context.tsx';
+
+interface UseCommandsOptions {
+  /** Further gating by the caller; the console's interactivity always applies. */
+  isActive?: boolean;
+  view?: CommandView;
+  /** Keys no command claims (the search box types them). */
+  onUnmatched?: (input: string, key: Key) => void;
+}
+
+const owns = (scope: CommandScope, current: CommandScope) => (scope === 'global' ? globalsActive(current) : scope === current);
+
+/**
+ * Listens for one scope's commands. Ink's useInput is gated with isActive:
+ * only the scope that owns the keyboard listens (plus global), and nothing
+ * listens without raw mode (no TTY: enabling it would throw).
+ *
+ * Every listener hears every key, so a key that moves the keyboard to
+ * another scope ('/' opens the search box) must not also be handled by the
+ * listener of that scope. Hence a second check at key time: a listener whose
+ * scope lost the keyboard since the last render drops the key.
+ */
+export function useCommands(scope: CommandScope, options: UseCommandsOptions = {}) {
+  const store = useConsoleStore();
+  const { exit } = useApp();
+  const isInteractive = useIsInteractive();
+  const latest = useRef(options);
+  latest.current = options;
+
+  const handler = useCallback(
+    (input: string, key: Key) => {
+      const state = store.getState();
+      if (!owns(scope, activeScope(state))) return;
+      const command = findCommand(scope, state, input, key);
+      if (command) command.run({ actions: state.actions, state, view: latest.current.view ?? {}, quit: exit });
+      else latest.current.onUnmatched?.(input, key);
+    },
+    [scope, store, exit],
+  );
+
+  const ownsNow = useConsole((state) => owns(scope, activeScope(state)));
+  useInput(handler, { isActive: isInteractive && ownsNow && (options.isActive ?? true) });
+}
