@@ -17,7 +17,9 @@ export interface BuiltSimulator {
 }
 
 /** The simulator behind Fastify, not yet listening. */
-export async function buildSimulator(options: SimulatorOptions & { logger?: boolean }): Promise<BuiltSimulator> {
+export async function buildSimulator(
+  options: SimulatorOptions & { logger?: boolean; /** Extra hooks (a recorder) added before the app is sealed. */ beforeReady?: (app: FastifyInstance, sim: Simulator) => void },
+): Promise<BuiltSimulator> {
   const sim = await Simulator.open(options);
   const app = Fastify({
     logger: options.logger ? { level: 'error' } : false,
@@ -32,6 +34,7 @@ export async function buildSimulator(options: SimulatorOptions & { logger?: bool
   installLifecycle(app, sim);
   installAuth(app, sim);
   registerRoutes(app, sim);
+  options.beforeReady?.(app, sim);
   await app.ready();
   let closed = false;
   return {

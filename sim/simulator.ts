@@ -14,6 +14,13 @@ import { sendWebhook, type WebhookSender } from './runtime/webhook-sender.ts';
 import { errors } from './domain/errors.ts';
 import { LIMITS } from './domain/rate-limits.ts';
 
+export interface SimulatorSnapshot {
+  format: 'understudy-snapshot';
+  version: 1;
+  clock: { now: string; mode: ClockMode };
+  store: Snapshot;
+}
+
 export interface SimulatorOptions {
   storePath: string;
   seed?: string | number;
@@ -107,11 +114,20 @@ export class Simulator {
     this.stopTicking = this.deps.clock.startTicking(() => void this.catchUp().catch(() => undefined), everyMs);
   }
 
-  async advance(to: { seconds: number } | { toMs: number } | { next: true }): Promise<ProcessedJob[]> {
+  /**
+   * Advances the clock. `seconds` counts from when this advance's turn comes in
+   * frozen mode (two concurrent 10 s advances make 20 s), and from `from` (the
+   * request's instant) in realtime mode, where wall time keeps moving.
+   */
+  async advance(to: { seconds: number; from?: number } | { toMs: number } | { next: true }): Promise<ProcessedJob[]> {
     const processed =
       'next' in to
         ? await this.scheduler.advanceToNext()
-        : await this.scheduler.advanceTo(() => ('seconds' in to ? this.deps.clock.now() + Math.round(to.seconds * 1000) : to.toMs));
+        : await this.scheduler.advanceTo(() => {
+            if (!('seconds' in to)) return to.toMs;
+            const base = this.deps.clock.mode === 'realtime' && to.from !== undefined ? to.from : this.deps.clock.now();
+            return base + Math.round(to.seconds * 1000);
+          });
     this.saveClock();
     return processed;
   }
@@ -132,6 +148,40 @@ export class Simulator {
     this.deps.clock.restore(clockState);
     this.deps.random.restore({ seed: nextSeed, counter: 0 });
     this.telemetry.clear();
+    this.windows.clear();
+    this.scheduler.rebuild();
+  }
+
+  /** GET /sim/snapshot: the whole state, clock included, as one JSON document. */
+  exportSnapshot(): SimulatorSnapshot {
+    return { format: 'understudy-snapshot', version: 1, clock: { now: this.deps.clock.nowIso(), mode: this.deps.clock.mode }, store: this.deps.store.toSnapshot() };
+  }
+
+  /**
+   * PUT /sim/snapshot: replaces the whole state with an exported one, durably.
+   * The document is checked first (shape and the ledger invariant); a bad one
+   * changes nothing.
+   */
+  async importSnapshot(doc: SimulatorSnapshot): Promise<void> {
+    if (doc?.format !== 'understudy-snapshot' || doc.version !== 1 || !doc.store || doc.store.format !== 'understudy-store') {
+      throw errors.invalidInput('body: not an understudy snapshot (format "understudy-snapshot", version 1, with a store).');
+    }
+    const nowMs = Date.parse(doc.clock?.now ?? '');
+    if (!Number.isFinite(nowMs)) throw errors.invalidInput("body: 'clock.now' must be an ISO date-time.");
+    const collections = doc.store.collections ?? {};
+    for (const balance of Object.values(collections.balances ?? {})) {
+      try {
+        assertBalanceInvariant(balance as never);
+      } catch (error) {
+        throw errors.invalidInput(`body: ${(error as Error).message}`);
+      }
+    }
+    const random = (doc.store.meta?.random as RandomState | undefined) ?? { seed: '1', counter: 0 };
+    const clockState: ClockState = this.deps.clock.mode === 'frozen' ? { mode: 'frozen', valueMs: nowMs } : { mode: 'realtime', valueMs: nowMs - wallNowMs() };
+    await this.deps.store.replaceAll({ ...doc.store, meta: { ...doc.store.meta, clock: clockState } });
+    this.deps.clock.restore(clockState);
+    this.deps.random.restore(random);
+    this.telemetry.restore((doc.store.meta?.telemetry as TelemetryState | undefined) ?? { requests: [], keyUsage: {} });
     this.windows.clear();
     this.scheduler.rebuild();
   }

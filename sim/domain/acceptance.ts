@@ -4,6 +4,7 @@ import { iso, transact, type Deps, type StoreTx } from './context.ts';
 import { errors } from './errors.ts';
 import { currentFaults } from './faults.ts';
 import { schedule } from './jobs.ts';
+import { keyStatus } from './keys.ts';
 import { reserve } from './ledger.ts';
 import { add, big } from './money.ts';
 import { RAIL_NOTICE } from './notices.ts';
@@ -42,9 +43,14 @@ function checkRunLimits(account: Account, nowMs: number): void {
   }
 }
 
-export function acceptQuote(deps: Deps, key: ApiKeyRecord, rail: Rail, quoteId: string, body: AcceptBody): Acceptance {
+export function acceptQuote(deps: Deps, authenticated: ApiKeyRecord, rail: Rail, quoteId: string, body: AcceptBody): Acceptance {
   return transact(deps, (tx) => {
     const now = deps.clock.now();
+    // The key as it stands now, not as authenticated: another acceptance through it may have
+    // committed spend while this request's body was still arriving.
+    const key = tx.get('keys', authenticated.id) ?? authenticated;
+    // 1. The key is still active (revocation is immediate, spec 3.5).
+    if (keyStatus(key, now) !== 'active') throw errors.unauthenticated();
     // 1. The quote belongs to the account, is in the key's asset and rail, within its listings.
     assertRail(key, rail);
     const quote = tx.get('quotes', quoteId);

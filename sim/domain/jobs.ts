@@ -83,7 +83,7 @@ export class Scheduler {
       if (!job || job.dueAtMs > targetMs) break;
       this.deps.clock.moveTo(job.dueAtMs);
       const handler = this.handlers.get(job.kind);
-      if (handler) await handler(job);
+      if (handler) await this.deps.clock.pinAt(job.dueAtMs, () => handler(job));
       // A handler may have rescheduled its own job; only the instance that ran is removed.
       const current = this.deps.store.get('jobs', job.id);
       if (current && current.seq === job.seq) transact(this.deps, (tx) => tx.delete('jobs', job.id));

@@ -106,8 +106,12 @@ function runTrigger(tx: StoreTx, m: MonitorRecord, trigger: MonitorTrigger, log:
 /** Scans one window that holds logs; events are capped at maximumLogs, the rest dropped (a missed window). */
 function scanWindow(deps: Deps, tx: StoreTx, m: MonitorRecord, from: bigint, to: bigint): MonitorRecord {
   const matches: Array<{ log: ChainLog; ruleId: string; explanation: string }> = [];
+  // A rescan after a reorg covers blocks scanned before: logs still canonical were reported already.
+  const reported = new Set(
+    tx.all('monitorEvents').filter((e) => e.monitorId === m.id && e.kind === 'match' && e.status === 'active').map((e) => `${e.logId}|${e.ruleId}`),
+  );
   for (const log of logsBetween(tx, m.chain, from, to)) {
-    for (const rule of m.rules) if (ruleMatches(rule, log)) matches.push({ log, ruleId: rule.id, explanation: explain(rule, log) });
+    for (const rule of m.rules) if (ruleMatches(rule, log) && !reported.has(`${log.id}|${rule.id}`)) matches.push({ log, ruleId: rule.id, explanation: explain(rule, log) });
   }
   const kept = matches.slice(0, m.maximumLogs);
   let next = m;
@@ -144,10 +148,8 @@ export function scheduleTick(deps: Deps, tx: StoreTx, m: MonitorRecord): void {
 export function tickInTx(deps: Deps, tx: StoreTx, monitorId: string): void {
   let m = tx.get('monitors', monitorId);
   if (!m || m.status !== 'active') return;
-  if (deps.clock.now() >= Date.parse(m.endsAt)) {
-    endMonitor(deps, tx, m, 'expired', 'the monitor reached endsAt');
-    return;
-  }
+  // At endsAt the windows completed by then are still accounted (they were scanned), then the monitor expires.
+  const expired = deps.clock.now() >= Date.parse(m.endsAt);
   const head = headOf(deps, tx, m.chain);
   const w = BigInt(m.windowBlocks);
   for (;;) {
@@ -167,6 +169,7 @@ export function tickInTx(deps: Deps, tx: StoreTx, monitorId: string): void {
     const empty = minBig(complete, beforeLog, budget);
     m = recordWindow(deps, tx, m, from, empty, 0, 0, Number(empty));
   }
+  if (expired) return void endMonitor(deps, tx, m, 'expired', 'the monitor reached endsAt');
   m = { ...m, updatedAt: iso(deps.clock.now()) };
   tx.put('monitors', m);
   scheduleTick(deps, tx, m);
@@ -187,8 +190,11 @@ export function wakeMonitors(deps: Deps, tx: StoreTx, chain: string): void {
  */
 export function retractForReorg(deps: Deps, tx: StoreTx, chain: string, removed: ChainLog[], firstReplaced: bigint): void {
   const removedIds = new Set(removed.map((l) => l.id));
+  // Trigger events carry the block, transaction and index of the log that set them off.
+  const removedSources = new Set(removed.map((l) => `${l.blockNumber}:${l.transactionHash}:${l.logIndex}`));
+  const fromRemovedLog = (e: MonitorEventRecord) => (e.logId ? removedIds.has(e.logId) : removedSources.has(`${e.blockNumber}:${e.transactionHash}:${e.logIndex}`));
   for (const event of tx.all('monitorEvents')) {
-    if (event.chain !== chain || event.status !== 'active' || !event.logId || !removedIds.has(event.logId)) continue;
+    if (event.chain !== chain || event.status !== 'active' || !fromRemovedLog(event)) continue;
     const retracted = { ...event, status: 'retracted' as const, retractedAt: iso(deps.clock.now()) };
     tx.put('monitorEvents', retracted);
     const monitor = tx.get('monitors', event.monitorId)!;

@@ -179,6 +179,8 @@ export function listMonitors(deps: Deps, accountId: string) {
   return deps.store
     .all('monitors')
     .filter((m) => m.accountId === accountId)
+    // Rows are kept in creation order; reversing first keeps monitors created at the same instant newest first too.
+    .reverse()
     .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
     .slice(0, LIST_LIMIT)
     .map(monitorView);

@@ -3,9 +3,9 @@ import type { RunRecord } from './records.ts';
 
 /**
  * Run event steps (spec 6.1; the set is not shown, so these are the
- * simulator's): queued, started, chain-reads, analysis, report, succeeded,
- * partial, failed, deadline-exceeded, cancelled, settled, billing-pending,
- * reconciled, scripted.
+ * simulator's, docs/runs.md): queued, started, chain-reads, analysis, report,
+ * succeeded, partial, failed, deadline-exceeded, cancel-requested, cancelled,
+ * settled, billing-pending, reconciled, scripted.
  */
 export function addEvent(deps: Deps, tx: StoreTx, run: RunRecord, step: string, message: string): RunRecord {
   const seq = run.eventCount + 1;

@@ -20,6 +20,13 @@ export interface Clock {
   moveTo(instantMs: number): void;
   snapshot(): ClockState;
   restore(state: ClockState): void;
+  /** Runs `fn` with time standing still at the current instant (a batch of changes that belong to one moment). */
+  pin<T>(fn: () => T): T;
+  /**
+   * Runs `fn` at a given instant not after now: a scheduled job happens at its due
+   * time even when the realtime ticker reaches it a moment late.
+   */
+  pinAt<T>(instantMs: number, fn: () => T): T;
   /** Real-time ticking for realtime mode: calls `onTick` periodically; returns a stop function. */
   startTicking(onTick: () => void, everyMs: number): () => void;
 }
@@ -34,12 +41,14 @@ export function wallNowMs(): number {
 export function createClock(state: ClockState): Clock {
   let current: ClockState = { ...state };
   let last = 0;
-  const read = () => (current.mode === 'frozen' ? current.valueMs : Date.now() + current.valueMs);
+  let pinned: number | null = null;
+  const read = () => pinned ?? (current.mode === 'frozen' ? current.valueMs : Date.now() + current.valueMs);
   const clock: Clock = {
     get mode() {
       return current.mode;
     },
     now() {
+      if (pinned !== null) return pinned;
       // Wall clocks can step backwards; simulated time never does.
       const t = read();
       last = Math.max(last, t);
@@ -60,6 +69,18 @@ export function createClock(state: ClockState): Clock {
     restore(s: ClockState) {
       current = { ...s };
       last = 0;
+    },
+    pin(fn) {
+      return clock.pinAt(clock.now(), fn);
+    },
+    pinAt(instantMs, fn) {
+      const outer = pinned;
+      pinned = Math.min(instantMs, pinned ?? read());
+      try {
+        return fn();
+      } finally {
+        pinned = outer;
+      }
     },
     startTicking(onTick, everyMs) {
       const timer = setInterval(onTick, everyMs);

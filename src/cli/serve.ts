@@ -1,6 +1,9 @@
 import { buildSimulator } from '../../sim/app.ts';
 import { seedDemo, type DemoCredential } from '../../sim/domain/demo.ts';
 import { StoreFileError } from '../../sim/store/store-file-error.ts';
+import { attachRecorder } from '../scenario/recorder.ts';
+import type { Simulator } from '../../sim/simulator.ts';
+import type { FastifyInstance } from 'fastify';
 import { helpText, parseFlags, portOf, SIMULATOR_FLAGS, UsageError, type FlagSpec } from './args.ts';
 
 export const SERVE_FLAGS: FlagSpec[] = [
@@ -9,6 +12,7 @@ export const SERVE_FLAGS: FlagSpec[] = [
   ...SIMULATOR_FLAGS,
   { name: 'limits', value: 'on|off', help: 'off lifts request-rate limits (run and spend limits stay)', default: 'on', choices: ['on', 'off'] },
   { name: 'control-token', value: 'T', help: 'every /sim request must carry x-understudy-control-token: T' },
+  { name: 'record', value: 'FILE', help: 'record the session as a scenario FILE that replays to the same answers (needs a new store)' },
   { name: 'help', help: 'print this help' },
 ];
 
@@ -30,6 +34,18 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const port = portOf(String(flags.port));
   const controlToken = typeof flags['control-token'] === 'string' ? flags['control-token'] : null;
   if (!LOOPBACK.test(host) && !controlToken) throw new UsageError(`Binding ${host} (not loopback) requires --control-token.`);
+  const recordTo = typeof flags.record === 'string' ? flags.record : null;
+  // The recorder attaches before the app is sealed; demo credentials are known only after the store opens.
+  let attach: ((app: FastifyInstance, sim: Simulator) => void) | undefined;
+  let recorderStart: { demo: DemoCredential[]; demoSeededAt?: string } | null = null;
+  let recorder: ReturnType<typeof attachRecorder> | null = null;
+  if (recordTo) {
+    attach = (app, sim) => {
+      if (!sim.created) throw new UsageError(`--record needs a new store so the recording replays from the start; ${String(flags.store)} already exists.`);
+      recorderStart = { demo: [] };
+      recorder = attachRecorder(app, sim, recordTo, Object.assign(recorderStart, { seed: String(flags.seed), env: flags.env as 'test' | 'production', limits: flags.limits === 'on' }));
+    };
+  }
   let built;
   try {
     built = await buildSimulator({
@@ -40,6 +56,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       limits: flags.limits === 'on',
       controlToken,
       logger: true,
+      beforeReady: attach,
     });
   } catch (error) {
     if (error instanceof StoreFileError) {
@@ -48,7 +65,21 @@ export async function serveCommand(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  const credentials = built.sim.created ? seedDemo(built.sim.deps) : [];
+  const clock = built.sim.deps.clock;
+  let seededAt = clock.nowIso();
+  // Demo data belongs to one instant, so a recording can replay it exactly.
+  const credentials = built.sim.created
+    ? clock.pin(() => {
+        seededAt = clock.nowIso();
+        return seedDemo(built.sim.deps);
+      })
+    : [];
+  // The recorder learns the demo keys' secrets only in memory, to name them k<key id>.
+  const start = recorderStart as { demo: DemoCredential[]; demoSeededAt?: string } | null;
+  if (start) {
+    start.demo.push(...credentials);
+    start.demoSeededAt = seededAt;
+  }
   const address = await built.app.listen({ host, port });
   const url = new URL(address);
   process.stdout.write(`understudy listening on http://${host.includes(':') ? `[${host}]` : host}:${url.port}\n`);
@@ -60,6 +91,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       if (stopping) return;
       stopping = true;
       await built.close();
+      await (recorder as ReturnType<typeof attachRecorder> | null)?.flush();
       resolve(0);
     };
     process.once('SIGINT', stop);

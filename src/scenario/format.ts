@@ -51,6 +51,8 @@ export interface Scenario {
   seed?: number | string;
   env?: 'test' | 'production';
   limits?: 'on' | 'off';
+  demo?: boolean;
+  startAt?: string;
   accounts?: Record<string, ScenarioAccount>;
   receivers?: Record<string, { answers?: number[]; echoChallenge?: boolean }>;
   steps: Step[];

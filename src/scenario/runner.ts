@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { buildSimulator } from '../../sim/app.ts';
+import { seedDemo } from '../../sim/domain/demo.ts';
 import { ApiError, createHttp, type Http } from '../client/http.ts';
 import { DEFAULT_RETRY } from '../client/retry.ts';
 import type { Checks, Scenario, Step } from './format.ts';
@@ -66,9 +67,24 @@ export async function runScenario(scenario: Scenario, file: string): Promise<Sce
       values.set(`receivers.${name}.url`, receiver.url);
       result.redactions.push([receiver.url, `{{receivers.${name}.url}}`]);
     }
+    if (scenario.startAt) {
+      const moved = await send(control, 'POST', '/sim/clock/advance', { to: scenario.startAt }, 'control');
+      if (moved.status !== 200) throw new Error(`startAt: ${JSON.stringify((moved.body as { error?: unknown }).error)}`);
+    }
+    if (scenario.demo) {
+      for (const credential of seedDemo(built.sim.deps)) {
+        values.set(`accounts.demo-${credential.accountType}.id`, credential.accountId);
+        values.set(`keys.demo-${credential.profile}.id`, credential.keyId);
+        registerKey(keyHttp, baseUrl, result, credential.keyId, credential.secret, `demo-${credential.profile}`);
+        result.provisioned.push(`demo key demo-${credential.profile} (${credential.accountType} account)`);
+      }
+    }
     await provision(scenario, control, values, keyHttp, baseUrl, result);
     for (const [index, step] of scenario.steps.entries()) {
       const stepResult = await runStep(index, step, { control, keyHttp, values, receivers });
+      // A key created by a control call is usable by later steps as k<key id> (recordings refer to keys so).
+      const made = stepResult.body as { key?: { id?: string }; secret?: string } | null;
+      if (made?.key?.id && typeof made.secret === 'string') registerKey(keyHttp, baseUrl, result, made.key.id, made.secret);
       result.steps.push(stepResult);
       if (stepResult.error || stepResult.checks.some((c) => !c.ok)) result.passed = false;
       if (stepResult.error) break;
@@ -79,6 +95,13 @@ export async function runScenario(scenario: Scenario, file: string): Promise<Sce
     await rm(dir, { recursive: true, force: true });
   }
   return result;
+}
+
+function registerKey(keyHttp: Map<string, Http>, baseUrl: string, result: ScenarioResult, keyId: string, secret: string, alias?: string): void {
+  const http = createHttp({ baseUrl, key: secret, retry: NO_RETRY });
+  keyHttp.set(`k${keyId}`, http);
+  if (alias) keyHttp.set(alias, http);
+  result.redactions.push([secret, `<secret of key ${alias ?? `k${keyId}`}>`]);
 }
 
 async function provision(scenario: Scenario, control: Http, values: Values, keyHttp: Map<string, Http>, baseUrl: string, result: ScenarioResult): Promise<void> {

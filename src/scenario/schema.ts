@@ -86,6 +86,10 @@ export const scenarioSchema = {
     seed: { type: ['integer', 'string'] },
     env: { enum: ['test', 'production'] },
     limits: { enum: ['on', 'off'] },
+    /** Start from the demo data of a new store (serve's accounts and keys): keys demo-<profile>, accounts demo-solana and demo-evm. */
+    demo: { type: 'boolean' },
+    /** The simulated time the scenario starts at (default 2026-01-01T00:00:00.000Z, the simulator's epoch; never earlier). */
+    startAt: { type: 'string', format: 'date-time' },
     accounts: {
       type: 'object',
       propertyNames: Name,

@@ -1,4 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { ACTIONS, type Scenario } from './format.ts';
 import { scenarioSchema } from './schema.ts';
 
@@ -16,6 +17,7 @@ export class ScenarioFormatError extends Error {
 }
 
 const ajv = new Ajv2020.default({ allErrors: false, strict: false });
+addFormats.default(ajv);
 const topLevel = ajv.compile({ ...scenarioSchema, properties: { ...scenarioSchema.properties, steps: { type: 'array' } } });
 const stepSchemas = scenarioSchema.properties.steps.items.oneOf;
 const stepValidators = new Map(ACTIONS.map((action, i) => [action, ajv.compile(stepSchemas[i])]));

@@ -8,7 +8,27 @@ import type { Simulator } from '../../simulator.ts';
  * only once every change it could have seen is on disk), the request log, and
  * the control token on /sim.
  */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The simulated instant the handler ran at. */
+    simNow?: string;
+  }
+}
+
 export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
+  // A request happens at one instant: the synchronous part of every handler (all
+  // domain calls) reads the same simulated time, so a recorded session replays
+  // to the same timestamps, expiries and hashes on a frozen clock.
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function pinned(this: unknown, request, reply) {
+      return sim.deps.clock.pin(() => {
+        request.simNow = sim.deps.clock.nowIso();
+        return (handler as (...args: unknown[]) => unknown).call(this, request, reply);
+      }) as never;
+    };
+  });
+
   app.addHook('onRequest', async (request) => {
     if (request.url.startsWith('/sim') && sim.controlToken !== null) {
       if (request.headers['x-understudy-control-token'] !== sim.controlToken) {

@@ -53,7 +53,7 @@ export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
         const toMs = Date.parse(body.to);
         if (toMs < deps.clock.now()) throw errors.invalidInput(`body: 'to' (${body.to}) is before the current simulated time ${deps.clock.nowIso()}; the clock only moves forward.`);
         processed = await sim.advance({ toMs });
-      } else if ('seconds' in body) processed = await sim.advance({ seconds: body.seconds });
+      } else if ('seconds' in body) processed = await sim.advance({ seconds: body.seconds, from: deps.clock.now() });
       else processed = await sim.advance({ next: true });
       return { now: deps.clock.nowIso(), processed };
     },
@@ -120,6 +120,18 @@ export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
   app.get('/sim/requests', {
     schema: { ...hide, querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })) }, { additionalProperties: false }) },
     handler: async (request) => ({ requests: sim.telemetry.recentRequests((request.query as { limit?: number }).limit) }),
+  });
+
+  app.get('/sim/snapshot', { schema: hide, handler: async () => sim.exportSnapshot() });
+
+  app.put('/sim/snapshot', {
+    // A whole store exceeds the API's 262144-byte body limit; this control route takes up to 512 MiB.
+    bodyLimit: 512 * 1024 * 1024,
+    schema: { ...hide, body: Type.Object({ format: Type.Literal('understudy-snapshot'), version: Type.Literal(1), clock: Type.Object({ now: Type.String({ format: 'date-time' }) }, { additionalProperties: true }), store: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: false }) },
+    handler: async (request) => {
+      await sim.importSnapshot(request.body as never);
+      return { ok: true, now: deps.clock.nowIso() };
+    },
   });
 
   app.get('/sim/faults', { schema: hide, handler: async () => ({ faults: currentFaults(deps) }) });
