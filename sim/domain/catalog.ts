@@ -38,7 +38,8 @@ export function versionOf(deps: Deps, listing: Listing): ListingVersion {
 }
 
 export function findPublicListing(deps: Deps, listingId: string): Listing {
-  const listing = deps.store.get('listings', listingId);
+  // UUIDs are case-insensitive; the store keys them in lowercase.
+  const listing = deps.store.get('listings', listingId.toLowerCase());
   if (!listing || listing.isCreatorTest || !listing.active) throw errors.listingNotFound();
   return listing;
 }

@@ -65,13 +65,13 @@ export function contractTerms(quote: {
 export const contractHashOf = (quote: Parameters<typeof contractTerms>[0]) => sha256Hex(canonicalJson(contractTerms(quote)));
 
 /** Spec 4.3: the payer's profile, with SOL the default on the Solana route for listings accepting both. */
-function payingProfile(key: ApiKeyRecord, rail: Rail, listingProfiles: Profile[], assetId: string | undefined): Profile {
+function payingProfile(key: ApiKeyRecord, rail: Rail, accepted: Profile[], assetId: string | undefined): Profile {
   if (rail !== 'solana-custody') return key.profile;
   if (assetId !== undefined) {
     assertOwnAsset(key, assetId);
     return key.profile;
   }
-  const both = listingProfiles.includes('solana_sol') && listingProfiles.includes('solana_usdc');
+  const both = accepted.includes('solana_sol') && accepted.includes('solana_usdc');
   const chosen: Profile = both ? 'solana_sol' : key.profile;
   if (chosen !== key.profile) throw errors.otherEnvironment();
   return chosen;
@@ -81,7 +81,9 @@ export function createQuote(deps: Deps, key: ApiKeyRecord, rail: Rail, body: Cre
   assertRail(key, rail);
   const listing = findPublicListing(deps, body.listingId);
   if (key.listingIds && !key.listingIds.includes(listing.id)) throw errors.listingNotAllowed();
-  const profile = payingProfile(key, rail, listing.profiles, body.assetId);
+  // Spec 4.3: "a listing accepting both" means both offers are enabled.
+  const enabled = listing.profiles.filter((p) => !listing.disabledProfiles.includes(p));
+  const profile = payingProfile(key, rail, enabled, body.assetId);
   const version = versionOf(deps, listing);
   const tariff = tariffFor(version, profile);
   if (!listing.profiles.includes(profile) || !tariff || listing.disabledProfiles.includes(profile)) {
@@ -149,4 +151,5 @@ export function createQuote(deps: Deps, key: ApiKeyRecord, rail: Rail, body: Cre
   });
 }
 
-export const isExpired = (quote: QuoteRecord, nowMs: number) => nowMs >= Date.parse(quote.expiresAt);
+/** Spec 7: quote_expired is "more than 240 seconds since creation"; at exactly 240 s the quote still stands. */
+export const isExpired = (quote: QuoteRecord, nowMs: number) => nowMs > Date.parse(quote.expiresAt);
