@@ -25,7 +25,7 @@ export interface StepResult {
   index: number;
   name: string | null;
   action: string;
-  request: { method: string; path: string; key?: string; body?: unknown } | null;
+  request: { method: string; path: string; key?: string; headers?: Record<string, string>; body?: unknown } | null;
   status: number | null;
   body: unknown;
   saved: Record<string, unknown>;
@@ -48,6 +48,30 @@ export interface ScenarioResult {
 // A scenario states what happens; a retry would hide a refusal it means to show.
 const NO_RETRY = { ...DEFAULT_RETRY, retries: 0 };
 
+/**
+ * What the typed client cannot do for a scenario: send a call's own `headers`
+ * (a session cookie, a malformed Authorization) and keep the headers of an
+ * error answer (ApiError keeps only Retry-After). Each Http made here sends
+ * through a fetch that adds the step's headers and records the last answer's.
+ */
+interface Wire {
+  extraHeaders: Record<string, string>;
+  lastHeaders: Headers | null;
+}
+const wires = new WeakMap<Http, Wire>();
+
+function httpFor(baseUrl: string, key?: string): Http {
+  const wire: Wire = { extraHeaders: {}, lastHeaders: null };
+  const wiredFetch: typeof fetch = async (input, init) => {
+    const response = await fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...wire.extraHeaders } });
+    wire.lastHeaders = response.headers;
+    return response;
+  };
+  const http = createHttp({ baseUrl, ...(key !== undefined ? { key } : {}), retry: NO_RETRY, fetch: wiredFetch });
+  wires.set(http, wire);
+  return http;
+}
+
 export async function runScenario(scenario: Scenario, file: string): Promise<ScenarioResult> {
   const dir = await mkdtemp(join(tmpdir(), 'understudy-scenario-'));
   const seed = String(scenario.seed ?? 1);
@@ -58,7 +82,7 @@ export async function runScenario(scenario: Scenario, file: string): Promise<Sce
   try {
     const baseUrl = await built.app.listen({ host: '127.0.0.1', port: 0 });
     result.redactions.push([baseUrl, '{{simulator}}']);
-    const control = createHttp({ baseUrl, retry: NO_RETRY });
+    const control = httpFor(baseUrl);
     const keyHttp = new Map<string, Http>();
     const values = new Values();
     for (const [name, spec] of Object.entries(scenario.receivers ?? {})) {
@@ -98,7 +122,7 @@ export async function runScenario(scenario: Scenario, file: string): Promise<Sce
 }
 
 function registerKey(keyHttp: Map<string, Http>, baseUrl: string, result: ScenarioResult, keyId: string, secret: string, alias?: string): void {
-  const http = createHttp({ baseUrl, key: secret, retry: NO_RETRY });
+  const http = httpFor(baseUrl, secret);
   keyHttp.set(`k${keyId}`, http);
   if (alias) keyHttp.set(alias, http);
   result.redactions.push([secret, `<secret of key ${alias ?? `k${keyId}`}>`]);
@@ -117,7 +141,7 @@ async function provision(scenario: Scenario, control: Http, values: Values, keyH
     for (const [keyName, key] of Object.entries(account.keys ?? {})) {
       const made = await control.send<{ key: { id: string }; secret: string }>({ method: 'POST', path: `/sim/accounts/${accountId}/keys`, body: { name: keyName, ...key }, credential: 'control' });
       values.set(`keys.${keyName}.id`, made.body.key.id);
-      keyHttp.set(keyName, createHttp({ baseUrl, key: made.body.secret, retry: NO_RETRY }));
+      keyHttp.set(keyName, httpFor(baseUrl, made.body.secret));
       result.redactions.push([made.body.secret, `<secret of key ${keyName}>`]);
       result.provisioned.push(`  key ${keyName} (${key.profile}, spend limit ${key.spendLimitAtomic})`);
     }
@@ -131,17 +155,28 @@ interface Context {
   receivers: Map<string, ScenarioReceiver>;
 }
 
-async function send(http: Http, method: string, path: string, body: unknown, credential: 'key' | 'control' | 'none') {
+async function send(http: Http, method: string, path: string, body: unknown, credential: 'key' | 'control' | 'none', extraHeaders: Record<string, string> = {}) {
+  const wire = wires.get(http);
+  if (wire) {
+    // Header names are case-insensitive: lower-cased, a step's header replaces the client's (e.g. authorization).
+    wire.extraHeaders = Object.fromEntries(Object.entries(extraHeaders).map(([name, value]) => [name.toLowerCase(), value]));
+    wire.lastHeaders = null;
+  }
   try {
     const response = await http.send<unknown>({ method: method as never, path, body, credential });
     return { status: response.status, body: response.body, headers: response.headers };
   } catch (error) {
     if (error instanceof ApiError) {
-      const headers = new Headers();
-      if (error.retryAfterSeconds !== null) headers.set('retry-after', String(error.retryAfterSeconds));
+      let headers = wire?.lastHeaders;
+      if (!headers) {
+        headers = new Headers();
+        if (error.retryAfterSeconds !== null) headers.set('retry-after', String(error.retryAfterSeconds));
+      }
       return { status: error.status, body: { error: { code: error.code, message: error.message } }, headers };
     }
     throw error;
+  } finally {
+    if (wire) wire.extraHeaders = {};
   }
 }
 
@@ -160,8 +195,8 @@ async function runStep(index: number, step: Step, ctx: Context): Promise<StepRes
       const query = call.query ? `?${new URLSearchParams(Object.entries(call.query).map(([k, v]) => [k, String(v)]))}` : '';
       const http = call.key ? ctx.keyHttp.get(call.key) : ctx.control;
       if (!http) throw new Error(`steps[${index}].call.key: no key named '${call.key}' was provisioned`);
-      result.request = { method: call.method, path: call.path + query, ...(call.key ? { key: call.key } : {}), ...(call.body !== undefined ? { body: call.body } : {}) };
-      response = await send(http, call.method, call.path + query, call.body, call.key ? 'key' : 'none');
+      result.request = { method: call.method, path: call.path + query, ...(call.key ? { key: call.key } : {}), ...(call.headers ? { headers: call.headers } : {}), ...(call.body !== undefined ? { body: call.body } : {}) };
+      response = await send(http, call.method, call.path + query, call.body, call.key ? 'key' : 'none', call.headers);
     } else if ('control' in step) {
       result.action = 'control';
       const c = ctx.values.resolve(step.control);
@@ -172,8 +207,8 @@ async function runStep(index: number, step: Step, ctx: Context): Promise<StepRes
         'advance' in step
           ? ['advance', 'POST', '/sim/clock/advance', ctx.values.resolve(step.advance)]
           : 'block' in step
-            ? ['block', 'POST', `/sim/chains/${step.block.chain}/blocks`, ctx.values.resolve({ count: step.block.count, logs: step.block.logs })]
-            : ['reorg', 'POST', `/sim/chains/${step.reorg.chain}/reorg`, ctx.values.resolve({ depth: step.reorg.depth, logs: step.reorg.logs })];
+            ? ['block', 'POST', `/sim/chains/${encodeURIComponent(ctx.values.resolve(step.block.chain))}/blocks`, ctx.values.resolve({ count: step.block.count, logs: step.block.logs })]
+            : ['reorg', 'POST', `/sim/chains/${encodeURIComponent(ctx.values.resolve(step.reorg.chain))}/reorg`, ctx.values.resolve({ depth: step.reorg.depth, logs: step.reorg.logs })];
       result.action = action;
       result.request = { method, path, body };
       response = await send(ctx.control, method, path, JSON.parse(JSON.stringify(body)), 'control');
@@ -202,7 +237,9 @@ function expectResponse(expect: NonNullable<Extract<Step, { expect?: unknown }>[
   if (expect.message !== undefined) checks.push({ ok: error?.message === expect.message, what: 'error message', expected: expect.message, actual: error?.message ?? null });
   if (expect.body !== undefined) {
     const at = subsetMismatch(expect.body, response.body);
-    checks.push(at === null ? { ok: true, what: 'body' } : { ok: false, what: `body at ${at}`, expected: at === '(root)' ? expect.body : pick(expect.body, at.replace(/\[(\d+)\]/g, '.$1')), actual: at === '(root)' ? response.body : pick(response.body, at.replace(/\[(\d+)\]/g, '.$1')) });
+    // A mismatch path such as "[0].kind" or "notifications[2].kind" read back as a dot path ("0.kind").
+    const dotPath = at === null ? '' : at.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '');
+    checks.push(at === null ? { ok: true, what: 'body' } : { ok: false, what: `body at ${at}`, expected: at === '(root)' ? expect.body : pick(expect.body, dotPath), actual: at === '(root)' ? response.body : pick(response.body, dotPath) });
   }
   for (const [name, value] of Object.entries(expect.header ?? {})) {
     const actual = response.headers.get(name);

@@ -49,6 +49,7 @@ export function textTranscript(result: ScenarioResult): string {
   for (const step of result.steps) {
     const label = step.name ? ` ${step.name}:` : '';
     lines.push(`[${step.index}]${label} ${describeRequest(step)}${step.status !== null ? ` -> ${step.status}${summarize(step)}` : ''}`);
+    if (step.request?.headers) lines.push(`      headers ${compact(step.request.headers)}`);
     if (step.request?.body !== undefined && (step.action === 'call' || step.action === 'control')) lines.push(`      request ${compact(step.request.body)}`);
     for (const [name, value] of Object.entries(step.saved)) lines.push(`      saved ${name} = ${compact(value)}`);
     for (const check of step.checks) {

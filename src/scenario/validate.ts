@@ -20,6 +20,8 @@ const ajv = new Ajv2020.default({ allErrors: false, strict: false });
 addFormats.default(ajv);
 const topLevel = ajv.compile({ ...scenarioSchema, properties: { ...scenarioSchema.properties, steps: { type: 'array' } } });
 const stepSchemas = scenarioSchema.properties.steps.items.oneOf;
+/** The fields every step may have beside its action. */
+const STEP_FIELDS = ['name', 'save', 'expect'];
 const stepValidators = new Map(ACTIONS.map((action, i) => [action, ajv.compile(stepSchemas[i])]));
 
 function describe(prefix: string, error: { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }): [string, string] {
@@ -41,6 +43,11 @@ export function validateScenario(value: unknown, file: string): Scenario {
     const prefix = `steps[${index}]`;
     if (typeof step !== 'object' || step === null || Array.isArray(step)) throw new ScenarioFormatError(file, prefix, 'must be an object');
     const actions = ACTIONS.filter((a) => a in step);
+    if (actions.length === 0) {
+      // Name the field that was meant as an action ("steps[2].jump"), when there is one.
+      const unknown = Object.keys(step).find((k) => !STEP_FIELDS.includes(k));
+      if (unknown !== undefined) throw new ScenarioFormatError(file, `${prefix}.${unknown}`, `is not a known step action (one of ${ACTIONS.join(', ')})`);
+    }
     if (actions.length !== 1) throw new ScenarioFormatError(file, prefix, `needs exactly one of ${ACTIONS.join(', ')} (found ${actions.length === 0 ? 'none' : actions.join(', ')})`);
     const validate = stepValidators.get(actions[0])!;
     if (!validate(step)) {
