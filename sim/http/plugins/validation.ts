@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
  * amount), while query strings and path parameters, which arrive as text, are.
  */
 function makeAjv(coerce: boolean) {
-  const ajv = new Ajv.default({ removeAdditional: false, coerceTypes: coerce, useDefaults: true, allErrors: false, strict: false });
+  const ajv = new Ajv.default({ removeAdditional: false, coerceTypes: coerce, useDefaults: true, allErrors: false, strict: false, discriminator: true });
   addFormats.default(ajv);
   return ajv;
 }
@@ -58,6 +58,10 @@ export function describeValidation(issues: AjvIssue[], context: string): string 
       return `${part}: '${field(String(issue.params.missingProperty))}' is required.`;
     case 'enum':
       return `${part}: '${path}' must be one of ${(issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}.`;
+    case 'const':
+      return `${part}: '${path}' must be ${JSON.stringify(issue.params.allowedValue)}.`;
+    case 'discriminator':
+      return `${part}: '${path ? `${path}.` : ''}${String(issue.params.tag ?? 'type')}' ${issue.params.error === 'mapping' ? 'is not one of the known types' : 'is required'}.`;
     case 'type':
       return `${part}: '${path || part}' must be ${article(String(issue.params.type))}.`;
     case 'pattern':

@@ -4,8 +4,8 @@ import { SCOPES } from '../../domain/records.ts';
 import { Amount, DateTime, Uuid } from './common.ts';
 
 /** The API key object of spec 2.3. */
-export const Scope = Type.Union(SCOPES.map((s) => Type.Literal(s)));
-export const ProfileSchema = Type.Union(PROFILES.map((p) => Type.Literal(p)));
+export const Scope = Type.String({ enum: [...SCOPES] });
+export const ProfileSchema = Type.String({ enum: [...PROFILES] });
 
 export const ApiKey = Type.Object(
   {
@@ -26,7 +26,7 @@ export const ApiKey = Type.Object(
     expiresAt: DateTime,
     lastUsedAt: Type.Union([DateTime, Type.Null()]),
     revokedAt: Type.Union([DateTime, Type.Null()]),
-    status: Type.Union([Type.Literal('active'), Type.Literal('expired'), Type.Literal('revoked')]),
+    status: Type.String({ enum: ['active', 'expired', 'revoked'] }),
   },
   { $id: 'ApiKey' },
 );

@@ -11,7 +11,12 @@ const events = (type: keyof typeof RULE_EVENTS, max: number) =>
 const rule = (type: string, fields: Record<string, unknown>) =>
   Type.Object({ id: Id, type: Type.Literal(type), ...(fields as object) }, { additionalProperties: false });
 
-export const MonitorRule = Type.Union([
+/** A rule is chosen by its `type` (a discriminator), so a mistake is reported against that type's fields. */
+export const MonitorRule = Type.Unsafe<Record<string, unknown>>({
+  type: 'object',
+  required: ['type'],
+  discriminator: { propertyName: 'type' },
+  oneOf: [
   rule('erc20-transfer', { token: Addr, from: Type.Optional(Addr), to: Type.Optional(Addr), minimumAtomic: Type.Optional(AtomicMin) }),
   rule('erc20-approval', { token: Addr, owner: Addr, spender: Type.Optional(Addr) }),
   rule('authority-change', { contract: Addr, events: events('authority-change', 4) }),
@@ -25,7 +30,8 @@ export const MonitorRule = Type.Union([
   }),
   rule('governance-change', { contract: Addr, events: events('governance-change', 14) }),
   rule('control-change', { contract: Addr, events: events('control-change', 5) }),
-]);
+  ],
+});
 
 export const MonitorTrigger = Type.Object(
   {

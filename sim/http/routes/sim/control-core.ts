@@ -3,7 +3,8 @@ import { Type, type Static } from 'typebox';
 import { accountView, createAccount, depositTo, balanceView } from '../../../domain/accounts.ts';
 import { errors } from '../../../domain/errors.ts';
 import { currentFaults, setFaults } from '../../../domain/faults.ts';
-import { createKey, keyView, revokeKey } from '../../../domain/keys.ts';
+import { createKey, keyView, revokeKey, type CreateKeyInput } from '../../../domain/keys.ts';
+import type { Profile } from '../../../domain/catalog-types.ts';
 import { historyOf } from '../../../domain/ledger.ts';
 import type { Simulator } from '../../../simulator.ts';
 import { Amount, IdParams } from '../../schemas/common.ts';
@@ -62,7 +63,7 @@ export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
   app.post('/sim/accounts', {
     schema: {
       ...hide,
-      body: Type.Object({ type: Type.Union([Type.Literal('solana'), Type.Literal('evm')]), label: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
+      body: Type.Object({ type: Type.String({ enum: ['solana', 'evm'] }), label: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
     },
     handler: async (request, reply) => {
       const account = createAccount(deps, request.body as { type: 'solana' | 'evm'; label?: string });
@@ -98,7 +99,7 @@ export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
   app.post('/sim/accounts/:id/deposits', {
     schema: { ...hide, params: IdParams, body: Type.Object({ profile: ProfileSchema, amountAtomic: Amount }, { additionalProperties: false }) },
     handler: async (request, reply) => {
-      const { profile, amountAtomic } = request.body as { profile: Static<typeof ProfileSchema>; amountAtomic: string };
+      const { profile, amountAtomic } = request.body as { profile: Profile; amountAtomic: string };
       const balance = depositTo(deps, (request.params as { id: string }).id, profile, amountAtomic);
       return reply.code(201).send({ balance: balanceView(balance) });
     },
@@ -107,7 +108,7 @@ export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
   app.post('/sim/accounts/:id/keys', {
     schema: { ...hide, params: IdParams, body: CreateKeyBody },
     handler: async (request, reply) => {
-      const { key, secret } = createKey(deps, (request.params as { id: string }).id, request.body as Static<typeof CreateKeyBody>);
+      const { key, secret } = createKey(deps, (request.params as { id: string }).id, request.body as CreateKeyInput);
       return reply.code(201).send({ key: keyView(deps, sim.telemetry, key), secret });
     },
   });
