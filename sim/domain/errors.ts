@@ -47,7 +47,7 @@ export const errors = {
   contractMismatch: () => ledger('quote_contract_mismatch', 'the accepted contract hash does not match the quote'),
   quoteExpired: () => ledger('quote_expired', 'the quote expired 240 seconds after it was created'),
   alreadyAccepted: () => ledger('quote_already_accepted', 'the quote was already accepted with a different idempotency key'),
-  idempotencyConflict: () => ledger('idempotency_conflict', 'the idempotency key was already used for a different quote'),
+  idempotencyConflict: (what = 'quote') => ledger('idempotency_conflict', `the idempotency key was already used for a different ${what}`),
   insufficientCredit: () => ledger('insufficient_available_credit', 'the available balance is below the quote maximum'),
   exportExpired: () => new ServiceError(410, 'export_expired', 'The stored export has expired. Request the export again.'),
   keyRateLimited: (retryAfterSeconds: number) =>

@@ -32,6 +32,12 @@ export class Scheduler {
   private heap = new JobHeap();
   private handlers = new Map<string, JobHandler>();
   private running: Promise<unknown> = Promise.resolve();
+  private pending = 0;
+
+  /** Whether an advance is under way or waiting (a delivery job may be awaiting a receiver). */
+  get isBusy(): boolean {
+    return this.pending > 0;
+  }
 
   constructor(private deps: Deps) {
     for (const job of deps.store.all('jobs')) this.heap.push(job);
@@ -61,19 +67,24 @@ export class Scheduler {
    * comes, so two concurrent 'advance 10 s' calls advance 20 s.
    */
   advanceTo(target: number | (() => number)): Promise<ProcessedJob[]> {
-    const work = this.running.then(() => this.drain(typeof target === 'function' ? target() : target));
-    this.running = work.catch(() => undefined);
-    return work;
+    return this.serialize(() => this.drain(typeof target === 'function' ? target() : target));
   }
 
   /** Jumps to the next job's time and runs what is due then. */
   advanceToNext(): Promise<ProcessedJob[]> {
-    const work = this.running.then(() => {
+    return this.serialize(() => {
       const job = this.next();
       return this.drain(job ? Math.max(job.dueAtMs, this.deps.clock.now()) : this.deps.clock.now());
     });
-    this.running = work.catch(() => undefined);
-    return work;
+  }
+
+  private serialize(work: () => Promise<ProcessedJob[]>): Promise<ProcessedJob[]> {
+    this.pending += 1;
+    const done = this.running.then(work).finally(() => {
+      this.pending -= 1;
+    });
+    this.running = done.catch(() => undefined);
+    return done;
   }
 
   private async drain(targetMs: number): Promise<ProcessedJob[]> {

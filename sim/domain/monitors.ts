@@ -62,6 +62,7 @@ function checkCreator(deps: Deps, creator: Creator, body: CreateMonitorBody): vo
       throw errors.forbidden('In production, monitors are prepaid and need a signed-in session; an API key cannot create one.');
     }
   }
+  if (body.paymentProfile === 'sim' && deps.env === 'production') throw errors.unavailable('The sim profile is not available in the production environment.');
   if (body.webhookUrl !== undefined) {
     if (deps.env === 'production') throw errors.forbidden(WEBHOOK_REFUSED_IN_PRODUCTION);
     const problem = webhookUrlProblem(body.webhookUrl, deps.env);
@@ -84,7 +85,7 @@ export function createMonitor(deps: Deps, creator: Creator, body: CreateMonitorB
     const idemId = `monitor:${accountId}:${body.idempotencyKey}`;
     const previous = tx.all('monitors').find((m) => m.accountId === accountId && m.idempotencyKey === body.idempotencyKey);
     if (previous) {
-      if (previous.bodyHash !== bodyHash) throw errors.idempotencyConflict();
+      if (previous.bodyHash !== bodyHash) throw errors.idempotencyConflict('monitor body');
       return { monitor: previous, webhookSecret: null, replayed: true };
     }
     void idemId;

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, ServiceError } from '../../domain/errors.ts';
+import { SnapshotShapeError } from '../../store/file-store.ts';
 import { describeValidation } from './validation.ts';
 
 /**
@@ -16,6 +17,7 @@ export function sendError(reply: FastifyReply, error: ServiceError): FastifyRepl
 
 export function toServiceError(error: FastifyError & { validation?: unknown[]; validationContext?: string }): ServiceError {
   if (error instanceof ServiceError) return error;
+  if (error instanceof SnapshotShapeError) return errors.invalidInput(`body: the snapshot's store is malformed: ${error.problem}.`);
   if (error.validation) return errors.invalidInput(describeValidation(error.validation as never, error.validationContext ?? 'body'));
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -27,9 +29,23 @@ export function toServiceError(error: FastifyError & { validation?: unknown[]; v
       return new ServiceError(415, 'invalid_input', 'content-type: requests with a body must be sent as application/json.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return errors.invalidInput('content-length: the header does not match the body.');
+    case 'FST_ERR_BAD_URL':
+      return errors.invalidInput('path: the URL is not validly percent-encoded.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return errors.invalidInput('path: a path parameter is longer than 100 characters.');
     default:
       return errors.internal();
   }
+}
+
+/**
+ * Fastify's `frameworkErrors` option (set where the instance is created): a URL
+ * that is not validly percent-encoded or a path parameter over maxParamLength is
+ * answered before routing, by default with Fastify's own body echoing the path.
+ * This gives it the spec's error body instead.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(reply, toServiceError(error));
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

@@ -35,7 +35,10 @@ export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
         throw errors.unauthenticatedControl();
       }
     }
-    if (sim.deps.clock.mode === 'realtime') await sim.catchUp();
+    // Realtime: run what fell due first. While an advance is already under way (a
+    // delivery may be waiting on this very caller, e.g. a receiver asking
+    // /sim/clock), the request does not queue behind it; the ticker catches up.
+    if (sim.deps.clock.mode === 'realtime' && !sim.scheduler.isBusy) await sim.catchUp();
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
