@@ -72,19 +72,41 @@ function httpFor(baseUrl: string, key?: string): Http {
   return http;
 }
 
-export async function runScenario(scenario: Scenario, file: string): Promise<ScenarioResult> {
+/** A scenario opened on its own simulator, run one step at a time (the console steps through it so). */
+export interface ScenarioSession {
+  readonly result: ScenarioResult;
+  /** Index of the next step to run; equals the step count when done. */
+  readonly nextIndex: number;
+  readonly done: boolean;
+  step(): Promise<StepResult | null>;
+  /** Balances of every account the scenario named, as GET /sim/accounts/{id} shows them. */
+  balances(): Promise<Array<{ account: string; balances: Array<Record<string, string>> }>>;
+  close(): Promise<void>;
+}
+
+export async function openScenarioSession(scenario: Scenario, file: string): Promise<ScenarioSession> {
   const dir = await mkdtemp(join(tmpdir(), 'understudy-scenario-'));
   const seed = String(scenario.seed ?? 1);
   const env = scenario.env ?? 'test';
   const built = await buildSimulator({ storePath: join(dir, 'store.json'), seed, env, clock: 'frozen', limits: scenario.limits === 'on' });
   const receivers = new Map<string, ScenarioReceiver>();
   const result: ScenarioResult = { name: scenario.name, file, seed, env, passed: true, provisioned: [], steps: [], redactions: [] };
+  const accountNames: string[] = [];
+  let nextIndex = 0;
+  let stopped = false;
+  const close = async () => {
+    for (const receiver of receivers.values()) await receiver.close();
+    await built.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  let ctx: Context;
   try {
     const baseUrl = await built.app.listen({ host: '127.0.0.1', port: 0 });
     result.redactions.push([baseUrl, '{{simulator}}']);
     const control = httpFor(baseUrl);
     const keyHttp = new Map<string, Http>();
     const values = new Values();
+    ctx = { control, keyHttp, values, receivers };
     for (const [name, spec] of Object.entries(scenario.receivers ?? {})) {
       const receiver = await startReceiver(name, spec);
       receivers.set(name, receiver);
@@ -99,26 +121,59 @@ export async function runScenario(scenario: Scenario, file: string): Promise<Sce
       for (const credential of seedDemo(built.sim.deps)) {
         values.set(`accounts.demo-${credential.accountType}.id`, credential.accountId);
         values.set(`keys.demo-${credential.profile}.id`, credential.keyId);
+        if (!accountNames.includes(`demo-${credential.accountType}`)) accountNames.push(`demo-${credential.accountType}`);
         registerKey(keyHttp, baseUrl, result, credential.keyId, credential.secret, `demo-${credential.profile}`);
         result.provisioned.push(`demo key demo-${credential.profile} (${credential.accountType} account)`);
       }
     }
     await provision(scenario, control, values, keyHttp, baseUrl, result);
-    for (const [index, step] of scenario.steps.entries()) {
-      const stepResult = await runStep(index, step, { control, keyHttp, values, receivers });
-      // A key created by a control call is usable by later steps as k<key id> (recordings refer to keys so).
-      const made = stepResult.body as { key?: { id?: string }; secret?: string } | null;
-      if (made?.key?.id && typeof made.secret === 'string') registerKey(keyHttp, baseUrl, result, made.key.id, made.secret);
-      result.steps.push(stepResult);
-      if (stepResult.error || stepResult.checks.some((c) => !c.ok)) result.passed = false;
-      if (stepResult.error) break;
-    }
-  } finally {
-    for (const receiver of receivers.values()) await receiver.close();
-    await built.close();
-    await rm(dir, { recursive: true, force: true });
+    accountNames.push(...Object.keys(scenario.accounts ?? {}));
+    const session: ScenarioSession = {
+      result,
+      get nextIndex() {
+        return nextIndex;
+      },
+      get done() {
+        return stopped || nextIndex >= scenario.steps.length;
+      },
+      async step() {
+        if (session.done) return null;
+        const index = nextIndex;
+        nextIndex += 1;
+        const stepResult = await runStep(index, scenario.steps[index], ctx);
+        // A key created by a control call is usable by later steps as k<key id> (recordings refer to keys so).
+        const made = stepResult.body as { key?: { id?: string }; secret?: string } | null;
+        if (made?.key?.id && typeof made.secret === 'string') registerKey(keyHttp, baseUrl, result, made.key.id, made.secret);
+        result.steps.push(stepResult);
+        if (stepResult.error || stepResult.checks.some((c) => !c.ok)) result.passed = false;
+        if (stepResult.error) stopped = true;
+        return stepResult;
+      },
+      async balances() {
+        const out = [];
+        for (const account of accountNames) {
+          const view = await send(control, 'GET', `/sim/accounts/${values.get(`accounts.${account}.id`)}`, undefined, 'control');
+          out.push({ account, balances: ((view.body as { balances?: Array<Record<string, string>> }).balances ?? []) });
+        }
+        return out;
+      },
+      close,
+    };
+    return session;
+  } catch (error) {
+    await close();
+    throw error;
   }
-  return result;
+}
+
+export async function runScenario(scenario: Scenario, file: string): Promise<ScenarioResult> {
+  const session = await openScenarioSession(scenario, file);
+  try {
+    while (!session.done) await session.step();
+  } finally {
+    await session.close();
+  }
+  return session.result;
 }
 
 function registerKey(keyHttp: Map<string, Http>, baseUrl: string, result: ScenarioResult, keyId: string, secret: string, alias?: string): void {
