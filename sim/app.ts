@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Simulator, type SimulatorOptions } from './simulator.ts';
 import { installValidation } from './http/plugins/validation.ts';
-import { installErrorHandling } from './http/plugins/errors.ts';
+import { frameworkErrors, installErrorHandling } from './http/plugins/errors.ts';
 import { installAuth } from './http/plugins/auth.ts';
 import { installLifecycle } from './http/plugins/lifecycle.ts';
 import { installOpenApi } from './http/openapi.ts';
@@ -27,6 +27,8 @@ export async function buildSimulator(
     // A client's address is the socket's; forwarded headers are not trusted.
     trustProxy: false,
     return503OnClosing: false,
+    // Malformed URLs and over-long path ids are refused before routing; they still get the spec's error body.
+    frameworkErrors,
   });
   installValidation(app);
   installErrorHandling(app);

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Simulator } from '../../sim/simulator.ts';
 import type { DemoCredential } from '../../sim/domain/demo.ts';
 import type { Scenario, Step } from './format.ts';
+import { redactCredentials } from '../../sim/domain/credentials.ts';
 
 /**
  * Records a session as a scenario that replays to the same answers: every
@@ -52,7 +53,8 @@ export function attachRecorder(app: FastifyInstance, sim: Simulator, file: strin
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
-    const url = request.url;
+    // A credential a client misplaced in the path, query or body is never written to the recording.
+    const url = redactCredentials(request.url);
     if (!url.startsWith('/v1') && !url.startsWith('/sim')) return;
     if (url.startsWith('/sim/snapshot')) return;
     const at = request.simNow ?? sim.deps.clock.nowIso();
@@ -72,7 +74,7 @@ export function attachRecorder(app: FastifyInstance, sim: Simulator, file: strin
     if (made?.key?.id && typeof made.secret === 'string') keyNames.set(made.secret, `k${made.key.id}`);
     const expect = { status: reply.statusCode, ...(body !== undefined ? { body: withoutSecrets(body) } : {}) };
     const method = request.method;
-    const requestBody = request.body === undefined || request.body === null ? undefined : request.body;
+    const requestBody = request.body === undefined || request.body === null ? undefined : JSON.parse(redactCredentials(JSON.stringify(request.body)));
     let step: Step;
     if (url.startsWith('/v1')) {
       const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];

@@ -1,16 +1,16 @@
 import type { ScenarioResult, StepResult } from './runner.ts';
+import { redactCredentials } from '../../sim/domain/credentials.ts';
 
 /**
  * Transcripts: a readable one and a JSON one, both byte-identical across runs
  * and machines for the same file (ports become placeholders, secrets are
  * redacted, no wall-clock durations are printed).
  */
-const SECRET_PATTERN = /\b(svc_(?:test|live)_[A-Za-z0-9_-]{43}|whsec_[A-Za-z0-9_-]{20,})\b/g;
 
 export function redact(text: string, result: ScenarioResult): string {
   let out = text;
   for (const [from, to] of result.redactions) out = out.split(from).join(to);
-  return out.replace(SECRET_PATTERN, '<redacted secret>');
+  return redactCredentials(out, '<redacted secret>');
 }
 
 const compact = (value: unknown) => JSON.stringify(value);

@@ -1,18 +1,19 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, ServiceError } from '../../domain/errors.ts';
+import { redactCredentials } from '../../domain/credentials.ts';
 import { SnapshotShapeError } from '../../store/file-store.ts';
 import { describeValidation } from './validation.ts';
 
 /**
  * Spec 7: a message never contains a credential, not even one the request put
- * where a message echoes a name (an unknown query parameter or property).
+ * where a message echoes a name (an unknown query parameter or property): API
+ * keys (svc_test_/svc_live_) and webhook signing secrets (whsec_).
  */
-const CREDENTIAL = /svc_(?:test|live)_[A-Za-z0-9_-]+/g;
 
 /** Turns every failure into the spec's error body (part 7); nothing else ever leaves. */
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-  return reply.code(error.status).send({ error: { code: error.code, message: error.message.replace(CREDENTIAL, '[redacted credential]') } });
+  return reply.code(error.status).send({ error: { code: error.code, message: redactCredentials(error.message) } });
 }
 
 export function toServiceError(error: FastifyError & { validation?: unknown[]; validationContext?: string }): ServiceError {
