@@ -1,3 +1,7 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createElement } from 'react';
 import { render } from 'ink';
 import { buildSimulator, type BuiltSimulator } from '../../sim/app.ts';
@@ -5,8 +9,12 @@ import { seedDemo } from '../../sim/domain/demo.ts';
 import { StoreFileError } from '../../sim/store/store-file-error.ts';
 import { ApiError, createClient, type Client, type Scope } from '../client/index.ts';
 import { App } from '../tui/app.tsx';
+import { startScenarioStepper, type FreshSimulatorFactory, type ScenarioStepper } from '../tui/scenario-stepper.ts';
 import { createConsoleStore } from '../tui/state/store.ts';
+import type { InboxDelivery, WebhookInbox } from '../tui/webhook-inbox.ts';
+import { createReceiver, type ReceivedDelivery, type ReceiverOptions } from '../webhook/receiver.ts';
 import { helpText, parseFlags, SIMULATOR_FLAGS, UsageError, type FlagSpec } from './args.ts';
+import { loadScenario } from './scenario.ts';
 
 /**
  * `understudy tui` (the default command, `npm start`): the console, with the
@@ -73,9 +81,17 @@ export async function tuiCommand(argv: string[]): Promise<number> {
     throw error;
   }
 
-  const store = createConsoleStore({ client: target.client, controlAvailable: target.controlAvailable, accountId: target.accountId });
+  // The webhook inbox needs the control API (destinations are web-session only in production) and a simulator that can reach 127.0.0.1.
+  const inbox = target.controlAvailable ? await startWebhookInbox(target.client).catch(() => null) : null;
+  const store = createConsoleStore({
+    client: target.client,
+    controlAvailable: target.controlAvailable,
+    accountId: target.accountId,
+    inbox,
+    openScenario: target.controlAvailable ? openScenarioFile : null,
+  });
   // The alternate screen keeps the console out of the scrollback, as full-screen terminal programs do.
-  process.stdout.write('\u001B[?1049h');
+  process.stdout.write('\u001B[?1049h\u001B[H');
   const instance = render(createElement(App, { store }), { exitOnCtrlC: true });
   // Ctrl+C in the console arrives as a key (raw mode); these are signals sent from outside.
   const stopOnSignal = () => instance.unmount();
@@ -87,6 +103,9 @@ export async function tuiCommand(argv: string[]): Promise<number> {
     process.off('SIGTERM', stopOnSignal);
     process.off('SIGINT', stopOnSignal);
     process.stdout.write('\u001B[?1049l');
+    // A scenario being stepped runs on a simulator of its own, which would keep the process alive.
+    await store.getState().actions.closeScenario();
+    await inbox?.close();
     await target.close();
   }
   return 0;
@@ -132,11 +151,23 @@ async function startEmbedded(option: (name: string) => string): Promise<ConsoleT
   }
 }
 
+/**
+ * Closes the embedded simulator (flushing the store) without waiting on the
+ * console's keep-alive connections: a request still in flight when the
+ * console quits would otherwise hold the server open for its keep-alive
+ * timeout (72 s in Fastify) before the process can exit.
+ */
+async function closeSimulator(built: BuiltSimulator): Promise<void> {
+  const closing = built.close();
+  built.app.server.closeAllConnections();
+  await closing;
+}
+
 /** A new store: seed the demo data and use its ETH key (the EVM account, which also holds monitor scopes). */
 function demoTarget(built: BuiltSimulator, baseUrl: string): ConsoleTarget {
   const demo = seedDemo(built.sim.deps).find((c) => c.profile === 'local_custody');
   if (!demo) throw new Error('The demo data has no local_custody key.');
-  return { client: createClient({ baseUrl, key: demo.secret }), controlAvailable: true, accountId: demo.accountId, close: () => built.close() };
+  return { client: createClient({ baseUrl, key: demo.secret }), controlAvailable: true, accountId: demo.accountId, close: () => closeSimulator(built) };
 }
 
 /**
@@ -152,7 +183,7 @@ async function mintedKeyTarget(built: BuiltSimulator, baseUrl: string): Promise<
     accountId: account.id,
     async close() {
       await control.sim.revokeKey(key.id).catch(() => undefined);
-      await built.close();
+      await closeSimulator(built);
     },
   };
 }
@@ -174,4 +205,86 @@ async function mintConsoleKey(control: Client) {
   }
   const account = await control.sim.createAccount({ type: 'evm', label: 'Console account' });
   return { account, ...(await control.sim.createKey(account.id, CONSOLE_KEY)) };
+}
+
+/**
+ * The console's webhook inbox: src/webhook/receiver.ts on 127.0.0.1, on the
+ * simulator's clock (a frozen clock is far from wall time, and spec 6.2's
+ * receiver rejects timestamps more than 5 minutes off). It verifies with the
+ * signing secret of the destination the console creates, set once known.
+ */
+export async function startWebhookInbox(client: Client): Promise<WebhookInbox> {
+  let secret = '';
+  let lastNowIso = new Date().toISOString();
+  const received: InboxDelivery[] = [];
+  const seenCounts = new Map<string, number>();
+  const listeners = new Set<() => void>();
+  const options: ReceiverOptions = {
+    // Read at every delivery, so the secret can be set after the receiver starts.
+    get secret() {
+      return secret;
+    },
+    nowSeconds: async () => {
+      try {
+        lastNowIso = (await client.sim.clock()).now;
+      } catch {
+        lastNowIso = new Date().toISOString();
+      }
+      return Math.floor(Date.parse(lastNowIso) / 1000);
+    },
+    onDelivery: (delivery: ReceivedDelivery) => {
+      const seenCount = delivery.eventId ? (seenCounts.get(delivery.eventId) ?? 0) + 1 : 1;
+      if (delivery.eventId) seenCounts.set(delivery.eventId, seenCount);
+      received.push({ receivedAt: lastNowIso, eventId: delivery.eventId, verdict: delivery.verdict, status: delivery.status, type: delivery.type, seenCount, payload: delivery.payload });
+      for (const listener of listeners) listener();
+    },
+  };
+  const server = createReceiver(options);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/inbox`,
+    setSecret(value) {
+      secret = value;
+    },
+    deliveries: () => [...received],
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A fresh simulator for scenario stepping: its own temporary store, a frozen clock, loopback only (as runner.ts does). */
+export const freshScenarioSimulator: FreshSimulatorFactory = async ({ seed, env, limits }) => {
+  const dir = await mkdtemp(join(tmpdir(), 'understudy-console-scenario-'));
+  const built = await buildSimulator({ storePath: join(dir, 'store.json'), seed, env, clock: 'frozen', limits });
+  try {
+    const baseUrl = await built.app.listen({ host: '127.0.0.1', port: 0 });
+    return {
+      baseUrl,
+      seedDemo: () => seedDemo(built.sim.deps),
+      async close() {
+        await built.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await built.close();
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+};
+
+/** Reads and checks a scenario file, then provisions it on a fresh simulator, ready to step. */
+export async function openScenarioFile(file: string): Promise<ScenarioStepper> {
+  return startScenarioStepper(await loadScenario(file), file, freshScenarioSimulator);
 }

@@ -19,8 +19,13 @@ import type {
   SimCreateKeyBody,
   SimDestination,
   SimFaults,
+  SimChainHead,
+  SimDeliveryLog,
+  SimLedgerEntry,
   SimRequestLogEntry,
+  SimRunRead,
   SimRunScript,
+  SimRunSummary,
 } from './types.ts';
 
 const seg = encodeURIComponent;
@@ -45,7 +50,7 @@ export function createSim(http: Http) {
     accounts: async () => (await call<{ accounts: SimAccount[] }>('GET', '/sim/accounts')).accounts,
     createAccount: async (body: { type: AccountType; label?: string }) => (await call<{ account: SimAccount }>('POST', '/sim/accounts', body)).account,
     account: (accountId: string) => call<SimAccountView>('GET', `/sim/accounts/${seg(accountId)}`),
-    ledger: async (accountId: string) => (await call<{ entries: Array<Record<string, unknown>> }>('GET', `/sim/accounts/${seg(accountId)}/ledger`)).entries,
+    ledger: async (accountId: string) => (await call<{ entries: SimLedgerEntry[] }>('GET', `/sim/accounts/${seg(accountId)}/ledger`)).entries,
     keys: async (accountId: string) => (await call<{ keys: ApiKey[] }>('GET', `/sim/accounts/${seg(accountId)}/keys`)).keys,
     deposit: async (accountId: string, body: { profile: Profile; amountAtomic: string }) =>
       (await call<{ balance: SimBalance }>('POST', `/sim/accounts/${seg(accountId)}/deposits`, body)).balance,
@@ -54,8 +59,13 @@ export function createSim(http: Http) {
     revokeKey: async (keyId: string) => (await call<{ key: ApiKey }>('POST', `/sim/keys/${seg(keyId)}/revoke`)).key,
 
     scriptRun: async (runId: string, body: SimRunScript) => (await call<{ run: Run }>('POST', `/sim/runs/${seg(runId)}/script`, body)).run,
+    /** Every run (newest first, at most 200), or one account's: the control API's view, which a key has no route for (spec 4). */
+    runs: async (accountId?: string) => (await call<{ runs: SimRunSummary[] }>('GET', '/sim/runs', undefined, { accountId })).runs,
+    /** A run with its plan, pinned block, events and billing. */
+    run: (runId: string) => call<SimRunRead>('GET', `/sim/runs/${seg(runId)}`),
     reconcileRun: async (runId: string, body: { confirmed: boolean }) => (await call<{ billing: Billing }>('POST', `/sim/runs/${seg(runId)}/reconcile`, body)).billing,
 
+    chain: (chain: string) => call<SimChainHead>('GET', `/sim/chains/${seg(chain)}`),
     mineBlocks: async (chain: string, body: { count?: number; logs?: SimChainLog[] } = {}) =>
       (await call<{ blocks: SimBlock[] }>('POST', `/sim/chains/${seg(chain)}/blocks`, body)).blocks,
     reorg: (chain: string, body: { depth: number; logs?: SimChainLog[] }) =>
@@ -88,6 +98,11 @@ export function createSim(http: Http) {
 
     requests: async (limit?: number) => listOf<SimRequestLogEntry>(await call('GET', '/sim/requests', undefined, { limit }), 'requests'),
     deliveries: async () => listOf<Record<string, unknown>>(await call('GET', '/sim/deliveries'), 'deliveries'),
+    /** The delivery log with both of its lists: every attempt, and the deliveries they belong to. */
+    deliveryLog: async (limit?: number): Promise<SimDeliveryLog> => {
+      const body = (await call<Partial<SimDeliveryLog>>('GET', '/sim/deliveries', undefined, { limit })) ?? {};
+      return { attempts: body.attempts ?? [], deliveries: body.deliveries ?? [] };
+    },
   };
 }
 

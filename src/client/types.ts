@@ -375,3 +375,46 @@ export interface SimRequestLogEntry {
   status: number;
   [field: string]: unknown;
 }
+
+/** GET /sim/accounts/{id}/ledger: one posting and the balance after it. */
+export interface SimLedgerEntry {
+  id: string;
+  accountId: Uuid;
+  profile: Profile;
+  at: IsoDateTime;
+  /** deposit, reserve, charge, release, hold, ... */
+  kind: string;
+  amountAtomic: AtomicAmount;
+  runId: Uuid | null;
+  after: { availableAtomic: AtomicAmount; reservedAtomic: AtomicAmount; pendingAtomic: AtomicAmount; chargedAtomic: AtomicAmount };
+  [field: string]: unknown;
+}
+
+/** GET /sim/runs: a run as the control API lists it (the /v1 run plus where it belongs). */
+export interface SimRunSummary extends Run {
+  profile?: Profile;
+  accountId?: Uuid;
+  plan?: Record<string, unknown>;
+}
+
+/** GET /sim/runs/{id}. */
+export interface SimRunRead {
+  run: SimRunSummary & { pinned?: unknown };
+  events: RunEvent[];
+  billing: Billing;
+}
+
+/** GET /sim/chains/{chain}. */
+export interface SimChainHead {
+  chain: string;
+  head: string;
+  headHash: string;
+  cadenceMs: number;
+  at: IsoDateTime;
+}
+
+/** GET /sim/deliveries. */
+export interface SimDeliveryLog {
+  attempts: Array<{ deliveryId: string; purpose: string; time: IsoDateTime; attempt: number; outcome: string; status: number | null; error: string | null; [field: string]: unknown }>;
+  deliveries: Array<Record<string, unknown>>;
+}

@@ -4,10 +4,19 @@ import { ClockBar } from './components/clock-bar.tsx';
 import { ErrorLine } from './components/error-line.tsx';
 import { HelpOverlay } from './components/help-overlay.tsx';
 import { KeyHints } from './components/key-hints.tsx';
+import { PromptLine } from './components/prompt-line.tsx';
 import { AgentScreen } from './screens/agent.tsx';
 import { CatalogScreen } from './screens/catalog.tsx';
+import { FaultsScreen } from './screens/faults.tsx';
 import { FiltersScreen } from './screens/filters.tsx';
 import { HomeScreen } from './screens/home.tsx';
+import { InboxScreen } from './screens/inbox.tsx';
+import { LedgerScreen } from './screens/ledger.tsx';
+import { MonitorsScreen, NotificationsScreen } from './screens/monitors.tsx';
+import { QuoteScreen } from './screens/quote.tsx';
+import { RequestsScreen } from './screens/requests.tsx';
+import { RunScreen } from './screens/run.tsx';
+import { ScenarioScreen } from './screens/scenario.tsx';
 import { ConsoleProvider, useActions, useConsole } from './state/context.tsx';
 import type { ConsoleStore } from './state/store.ts';
 import type { Screen } from './state/types.ts';
@@ -18,6 +27,15 @@ const SCREENS: Record<Screen, ComponentType> = {
   catalog: CatalogScreen,
   filters: FiltersScreen,
   agent: AgentScreen,
+  quote: QuoteScreen,
+  run: RunScreen,
+  ledger: LedgerScreen,
+  monitors: MonitorsScreen,
+  notifications: NotificationsScreen,
+  inbox: InboxScreen,
+  requests: RequestsScreen,
+  faults: FaultsScreen,
+  scenario: ScenarioScreen,
 };
 
 export interface AppProps {
@@ -57,9 +75,8 @@ function Console({ clockRefreshMs }: { clockRefreshMs: number }) {
   return (
     <Box flexDirection="column">
       <ClockBar />
-      <Box flexDirection="column" marginTop={1}>
-        {isHelpOpen ? <HelpOverlay /> : <ScreenView />}
-      </Box>
+      <Box flexDirection="column">{isHelpOpen ? <HelpOverlay /> : <ScreenView />}</Box>
+      <PromptLine />
       <ErrorLine />
       <KeyHints />
     </Box>

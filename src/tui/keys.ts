@@ -1,15 +1,38 @@
 import type { Key } from 'ink';
-import type { ConsoleActions, ConsoleState } from './state/types.ts';
+import type { ConsoleActions, ConsoleState, RunView, Screen } from './state/types.ts';
 
 /**
  * Keys are data: this one table drives key handling (useCommands), the key
- * hint bar and the help overlay, so what is shown is what works.
+ * hint bar, the clock bar and the help overlay, so what is shown is what works.
  *
  * A scope is where a command applies. `global` commands work everywhere
- * except while typing a search; a screen's scope works on that screen while
- * no overlay is open; `help` and `search` own the keyboard while open.
+ * except while typing (search box, prompt); a screen's scope works on that
+ * screen while no overlay is open; `help`, `search` and `prompt` own the
+ * keyboard while open. Screens with two faces (a list and one item, a form
+ * and its result) have one scope per face.
  */
-export type CommandScope = 'global' | 'help' | 'home' | 'catalog' | 'search' | 'filters' | 'agent';
+export type CommandScope =
+  | 'global'
+  | 'help'
+  | 'prompt'
+  | 'home'
+  | 'catalog'
+  | 'search'
+  | 'filters'
+  | 'agent'
+  | 'quote-form'
+  | 'quote'
+  | 'quote-confirm'
+  | 'runs'
+  | 'run'
+  | 'ledger'
+  | 'monitors'
+  | 'monitor'
+  | 'notifications'
+  | 'inbox'
+  | 'requests'
+  | 'faults'
+  | 'scenario';
 
 /** A key press: a printable input, or one of Ink's named keys. */
 export type KeyMatch = { input: string } | { key: keyof Pick<Key, 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'return' | 'escape' | 'pageUp' | 'pageDown' | 'backspace' | 'delete'> };
@@ -24,6 +47,8 @@ export interface CommandContext {
   actions: ConsoleActions;
   state: ConsoleState;
   view: CommandView;
+  /** The printable input that matched (screen switching reads the digit). */
+  input: string;
   quit(): void;
 }
 
@@ -40,6 +65,8 @@ export interface Command {
   isHelpHidden?: boolean;
   /** The keys as help lists them, when the label alone is too terse. */
   helpKeys?: string;
+  /** Shown in the clock bar instead of the hint bar, with this short text. */
+  clockBarText?: string;
   /** Only offered when this holds (e.g. the control API is available). */
   when?: (state: ConsoleState) => boolean;
   run(context: CommandContext): void;
@@ -47,30 +74,158 @@ export interface Command {
 
 const hasControl = (state: ConsoleState) => state.controlAvailable;
 
+/** The number keys of the screens, in tab order. */
+export const SCREEN_KEYS: Array<{ key: string; screen: Screen; label: string; short: string; screens: Screen[] }> = [
+  { key: '1', screen: 'home', label: 'Key', short: 'Key', screens: ['home'] },
+  { key: '2', screen: 'catalog', label: 'Catalog', short: 'Catalog', screens: ['catalog', 'filters', 'agent', 'quote'] },
+  { key: '3', screen: 'run', label: 'Runs', short: 'Runs', screens: ['run'] },
+  { key: '4', screen: 'ledger', label: 'Ledger', short: 'Ledger', screens: ['ledger'] },
+  { key: '5', screen: 'monitors', label: 'Monitors', short: 'Monitors', screens: ['monitors'] },
+  { key: '6', screen: 'notifications', label: 'Notifications', short: 'Notices', screens: ['notifications'] },
+  { key: '7', screen: 'inbox', label: 'Webhook inbox', short: 'Inbox', screens: ['inbox'] },
+  { key: '8', screen: 'requests', label: 'Request log', short: 'Log', screens: ['requests'] },
+  { key: '9', screen: 'faults', label: 'Faults', short: 'Faults', screens: ['faults'] },
+  { key: '0', screen: 'scenario', label: 'Scenario', short: 'Scenario', screens: ['scenario'] },
+];
+
+/** ↑↓ (and k j) scrolling of a screen's detail, and page keys, for one scope. */
+function scrollCommands(scope: CommandScope, scroll: (actions: ConsoleActions, delta: number, maxScroll: number) => void, withLetters = true): Command[] {
+  return [
+    {
+      id: `${scope}-scroll-up`,
+      scope,
+      keys: [{ key: 'upArrow' }, ...(withLetters ? [{ input: 'k' }] : [])],
+      label: '↑↓',
+      helpKeys: withLetters ? '↑↓ k j' : '↑↓',
+      description: 'scroll',
+      run: ({ actions, view }) => scroll(actions, -1, view.maxScroll ?? 0),
+    },
+    {
+      id: `${scope}-scroll-down`,
+      scope,
+      keys: [{ key: 'downArrow' }, ...(withLetters ? [{ input: 'j' }] : [])],
+      label: '↓',
+      description: 'scroll down',
+      isHintHidden: true,
+      isHelpHidden: true,
+      run: ({ actions, view }) => scroll(actions, 1, view.maxScroll ?? 0),
+    },
+    {
+      id: `${scope}-page-down`,
+      scope,
+      keys: [{ key: 'pageDown' }],
+      label: 'pgdn',
+      helpKeys: 'pgdn pgup',
+      description: 'page down/up',
+      isHintHidden: true,
+      run: ({ actions, view }) => scroll(actions, view.pageRows ?? 10, view.maxScroll ?? 0),
+    },
+    {
+      id: `${scope}-page-up`,
+      scope,
+      keys: [{ key: 'pageUp' }],
+      label: 'pgup',
+      description: 'page up',
+      isHintHidden: true,
+      isHelpHidden: true,
+      run: ({ actions, view }) => scroll(actions, -(view.pageRows ?? 10), view.maxScroll ?? 0),
+    },
+  ];
+}
+
+/** ↑↓ (and k j) moving a list's selection. */
+function selectCommands(scope: CommandScope, move: (actions: ConsoleActions, delta: number) => void, description = 'move'): Command[] {
+  return [
+    { id: `${scope}-up`, scope, keys: [{ key: 'upArrow' }, { input: 'k' }], label: '↑↓', helpKeys: '↑↓ k j', description, run: ({ actions }) => move(actions, -1) },
+    { id: `${scope}-down`, scope, keys: [{ key: 'downArrow' }, { input: 'j' }], label: '↓', description: `${description} down`, isHintHidden: true, isHelpHidden: true, run: ({ actions }) => move(actions, 1) },
+  ];
+}
+
+const runView = (id: string, input: string, view: RunView, description: string): Command => ({
+  id,
+  scope: 'run',
+  keys: [{ input }],
+  label: input,
+  description,
+  run: ({ actions }) => void actions.showRunView(view),
+});
+
 export const COMMANDS: Command[] = [
   // global
   { id: 'help', scope: 'global', keys: [{ input: '?' }], label: '?', description: 'help', run: ({ actions }) => actions.toggleHelp() },
-  { id: 'quit', scope: 'global', keys: [{ input: 'q' }], label: 'q', description: 'quit', run: ({ quit }) => quit() },
-  { id: 'go-home', scope: 'global', keys: [{ input: '1' }], label: '1', description: 'key', run: ({ actions }) => actions.go('home') },
-  { id: 'go-catalog', scope: 'global', keys: [{ input: '2' }], label: '2', description: 'catalog', run: ({ actions }) => actions.go('catalog') },
+  // q quotes (catalog, agent, quote builder); quitting is the capital Q, or ctrl+c.
+  { id: 'quit', scope: 'global', keys: [{ input: 'Q' }], label: 'Q', helpKeys: 'Q ctrl+c', description: 'quit', run: ({ quit }) => quit() },
+  {
+    id: 'go-screen',
+    scope: 'global',
+    keys: SCREEN_KEYS.map((s) => ({ input: s.key })),
+    label: '1-0',
+    helpKeys: '1 … 9 0',
+    description: 'screens',
+    run: ({ actions, input }) => {
+      const target = SCREEN_KEYS.find((s) => s.key === input);
+      if (target) actions.go(target.screen);
+    },
+  },
   { id: 'refresh', scope: 'global', keys: [{ input: 'r' }], label: 'r', description: 'refresh', run: ({ actions }) => void actions.refresh() },
+  {
+    id: 'advance-1s',
+    scope: 'global',
+    keys: [{ input: '.' }],
+    label: '.',
+    description: 'clock +1 s',
+    clockBarText: '+1s',
+    isHintHidden: true,
+    when: hasControl,
+    run: ({ actions }) => void actions.advanceClock(1),
+  },
+  {
+    id: 'advance-10s',
+    scope: 'global',
+    keys: [{ input: ':' }],
+    label: ':',
+    description: 'clock +10 s',
+    clockBarText: '+10s',
+    isHintHidden: true,
+    when: hasControl,
+    run: ({ actions }) => void actions.advanceClock(10),
+  },
   {
     id: 'advance-clock',
     scope: 'global',
     keys: [{ input: '+' }],
     label: '+',
     description: 'clock +1 min',
+    clockBarText: '+1m',
+    isHintHidden: true,
     when: hasControl,
     run: ({ actions }) => void actions.advanceClock(60),
+  },
+  {
+    id: 'advance-next',
+    scope: 'global',
+    keys: [{ input: '>' }],
+    label: '>',
+    description: 'next event',
+    clockBarText: 'next event',
+    isHintHidden: true,
+    when: hasControl,
+    run: ({ actions }) => void actions.advanceToNextEvent(),
   },
 
   // help overlay
   { id: 'help-close', scope: 'help', keys: [{ key: 'escape' }], label: 'esc', description: 'close help', run: ({ actions }) => actions.closeHelp() },
 
+  // one-line prompt (printable keys are typed; see useCommands' fallback)
+  { id: 'prompt-submit', scope: 'prompt', keys: [{ key: 'return' }], label: '⏎', description: 'ok', run: ({ actions }) => void actions.submitPrompt() },
+  { id: 'prompt-cancel', scope: 'prompt', keys: [{ key: 'escape' }], label: 'esc', description: 'cancel', run: ({ actions }) => actions.cancelPrompt() },
+  { id: 'prompt-erase', scope: 'prompt', keys: [{ key: 'backspace' }, { key: 'delete' }], label: '⌫', description: 'erase', run: ({ actions }) => actions.erasePrompt() },
+
   // catalog
-  { id: 'catalog-up', scope: 'catalog', keys: [{ key: 'upArrow' }, { input: 'k' }], label: '↑↓', helpKeys: '↑↓ k j', description: 'move', run: ({ actions }) => actions.moveSelection(-1) },
-  { id: 'catalog-down', scope: 'catalog', keys: [{ key: 'downArrow' }, { input: 'j' }], label: '↓', description: 'move down', isHintHidden: true, isHelpHidden: true, run: ({ actions }) => actions.moveSelection(1) },
+  ...selectCommands('catalog', (actions, delta) => actions.moveSelection(delta)),
   { id: 'catalog-open', scope: 'catalog', keys: [{ key: 'return' }], label: '⏎', description: 'open', run: ({ actions }) => void actions.openSelectedAgent() },
+  { id: 'catalog-quote', scope: 'catalog', keys: [{ input: 'q' }], label: 'q', description: 'quote', run: ({ actions }) => void actions.quoteSelectedAgent() },
+  { id: 'catalog-demo', scope: 'catalog', keys: [{ input: 'd' }], label: 'd', description: 'demo agent', run: ({ actions }) => void actions.openDemoAgent() },
   { id: 'catalog-search', scope: 'catalog', keys: [{ input: '/' }], label: '/', description: 'search', run: ({ actions }) => actions.startSearch() },
   { id: 'catalog-filters', scope: 'catalog', keys: [{ input: 'f' }], label: 'f', description: 'filters', run: ({ actions }) => actions.openFilters() },
   { id: 'catalog-sort', scope: 'catalog', keys: [{ input: 's' }], label: 's', description: 'sort', run: ({ actions }) => void actions.cycleSort() },
@@ -93,6 +248,7 @@ export const COMMANDS: Command[] = [
   { id: 'filters-cancel', scope: 'filters', keys: [{ key: 'escape' }], label: 'esc', description: 'cancel', run: ({ actions }) => actions.go('catalog') },
 
   // agent detail
+  { id: 'agent-quote', scope: 'agent', keys: [{ input: 'q' }], label: 'q', description: 'quote', run: ({ actions }) => void actions.quoteAgent() },
   { id: 'agent-up', scope: 'agent', keys: [{ key: 'upArrow' }, { input: 'k' }], label: '↑↓', helpKeys: '↑↓ k j', description: 'scroll', run: ({ actions, view }) => actions.scrollAgent(-1, view.maxScroll ?? 0) },
   { id: 'agent-down', scope: 'agent', keys: [{ key: 'downArrow' }, { input: 'j' }], label: '↓', description: 'scroll down', isHintHidden: true, isHelpHidden: true, run: ({ actions, view }) => actions.scrollAgent(1, view.maxScroll ?? 0) },
   {
@@ -116,6 +272,93 @@ export const COMMANDS: Command[] = [
     run: ({ actions, view }) => actions.scrollAgent(-(view.pageRows ?? 10), view.maxScroll ?? 0),
   },
   { id: 'agent-back', scope: 'agent', keys: [{ key: 'escape' }, { input: 'b' }], label: 'esc', helpKeys: 'esc b', description: 'back', run: ({ actions }) => actions.go('catalog') },
+
+  // quote builder: the form
+  ...selectCommands('quote-form', (actions, delta) => actions.moveQuoteRow(delta), 'field'),
+  { id: 'quote-form-next-choice', scope: 'quote-form', keys: [{ key: 'rightArrow' }, { input: 'l' }], label: '←→', helpKeys: '←→ h l', description: 'choice', run: ({ actions }) => actions.cycleQuoteChoice(1) },
+  { id: 'quote-form-previous-choice', scope: 'quote-form', keys: [{ key: 'leftArrow' }, { input: 'h' }], label: '←', description: 'previous choice', isHintHidden: true, isHelpHidden: true, run: ({ actions }) => actions.cycleQuoteChoice(-1) },
+  { id: 'quote-form-edit', scope: 'quote-form', keys: [{ key: 'return' }], label: '⏎', description: 'edit', run: ({ actions }) => actions.editQuoteRow() },
+  { id: 'quote-form-clear', scope: 'quote-form', keys: [{ input: 'x' }], label: 'x', description: 'omit', run: ({ actions }) => actions.clearQuoteRow() },
+  { id: 'quote-form-submit', scope: 'quote-form', keys: [{ input: 'q' }], label: 'q', description: 'get quote', run: ({ actions }) => void actions.requestQuote() },
+  { id: 'quote-form-back', scope: 'quote-form', keys: [{ key: 'escape' }], label: 'esc', description: 'back', run: ({ actions }) => actions.backFromQuote() },
+
+  // quote builder: the quote
+  { id: 'quote-accept', scope: 'quote', keys: [{ input: 'a' }], label: 'a', description: 'accept', run: ({ actions }) => actions.startAccept() },
+  { id: 'quote-again', scope: 'quote', keys: [{ input: 'q' }], label: 'q', description: 'new quote', run: ({ actions }) => void actions.requestQuote() },
+  { id: 'quote-edit', scope: 'quote', keys: [{ input: 'e' }], label: 'e', description: 'edit inputs', run: ({ actions }) => actions.openQuoteForm() },
+  ...scrollCommands('quote', (actions, delta, max) => actions.scrollQuote(delta, max)),
+  { id: 'quote-back', scope: 'quote', keys: [{ key: 'escape' }], label: 'esc', description: 'back', run: ({ actions }) => actions.backFromQuote() },
+
+  // quote builder: confirming the acceptance
+  { id: 'accept-confirm', scope: 'quote-confirm', keys: [{ input: 'y' }, { key: 'return' }], label: 'y', helpKeys: 'y ⏎', description: 'confirm accept', run: ({ actions }) => void actions.confirmAccept() },
+  { id: 'accept-cancel', scope: 'quote-confirm', keys: [{ input: 'n' }, { key: 'escape' }], label: 'n', helpKeys: 'n esc', description: 'do not accept', run: ({ actions }) => actions.cancelAccept() },
+
+  // runs: the list, then one run
+  ...selectCommands('runs', (actions, delta) => actions.moveRunSelection(delta)),
+  { id: 'runs-open', scope: 'runs', keys: [{ key: 'return' }], label: '⏎', description: 'open', run: ({ actions }) => void actions.openSelectedRun() },
+  runView('run-status', 's', 'status', 'status'),
+  runView('run-billing', 'b', 'billing', 'billing'),
+  runView('run-receipt', 'i', 'receipt', 'receipt'),
+  runView('run-export', 'e', 'export', 'export'),
+  { id: 'run-cancel', scope: 'run', keys: [{ input: 'x' }], label: 'x', description: 'cancel run', run: ({ actions }) => void actions.cancelRun() },
+  ...scrollCommands('run', (actions, delta, max) => actions.scrollRun(delta, max)),
+  { id: 'run-back', scope: 'run', keys: [{ key: 'escape' }], label: 'esc', description: 'runs', run: ({ actions }) => actions.closeRun() },
+
+  // ledger
+  ...scrollCommands('ledger', (actions, delta, max) => actions.scrollLedger(delta, max)),
+
+  // monitors: the list, then one monitor
+  ...selectCommands('monitors', (actions, delta) => actions.moveMonitorSelection(delta)),
+  { id: 'monitors-open', scope: 'monitors', keys: [{ key: 'return' }], label: '⏎', description: 'detail', run: ({ actions }) => void actions.openSelectedMonitor() },
+  { id: 'monitors-new', scope: 'monitors', keys: [{ input: 'n' }], label: 'n', description: 'new demo monitor', run: ({ actions }) => void actions.createDemoMonitor() },
+  { id: 'monitors-mine', scope: 'monitors', keys: [{ input: 'm' }], label: 'm', description: 'mine match', when: hasControl, run: ({ actions }) => void actions.mineMatchingLog() },
+  { id: 'monitors-stop', scope: 'monitors', keys: [{ input: 'x' }], label: 'x', description: 'stop', run: ({ actions }) => void actions.stopMonitor() },
+  ...scrollCommands('monitor', (actions, delta, max) => actions.scrollMonitor(delta, max)),
+  { id: 'monitor-mine', scope: 'monitor', keys: [{ input: 'm' }], label: 'm', description: 'mine match', when: hasControl, run: ({ actions }) => void actions.mineMatchingLog() },
+  { id: 'monitor-stop', scope: 'monitor', keys: [{ input: 'x' }], label: 'x', description: 'stop', run: ({ actions }) => void actions.stopMonitor() },
+  { id: 'monitor-back', scope: 'monitor', keys: [{ key: 'escape' }], label: 'esc', description: 'monitors', run: ({ actions }) => actions.closeMonitor() },
+
+  // notifications
+  ...selectCommands('notifications', (actions, delta) => actions.moveNotificationSelection(delta)),
+  { id: 'notifications-ack', scope: 'notifications', keys: [{ input: 'a' }], label: 'a', description: 'acknowledge', run: ({ actions }) => void actions.ackNotification() },
+
+  // webhook inbox
+  { id: 'inbox-connect', scope: 'inbox', keys: [{ input: 'c' }], label: 'c', description: 'connect monitors', when: hasControl, run: ({ actions }) => void actions.connectInbox() },
+  ...scrollCommands('inbox', (actions, delta, max) => actions.scrollInbox(delta, max)),
+
+  // request log
+  ...scrollCommands('requests', (actions, delta, max) => actions.scrollRequests(delta, max)),
+
+  // faults
+  ...selectCommands('faults', (actions, delta) => actions.moveFaultRow(delta), 'switch'),
+  { id: 'faults-toggle', scope: 'faults', keys: [{ input: ' ' }, { key: 'return' }], label: 'space', helpKeys: 'space ⏎', description: 'toggle', when: hasControl, run: ({ actions }) => void actions.toggleFault() },
+
+  // scenario stepping
+  { id: 'scenario-open', scope: 'scenario', keys: [{ input: 'o' }], label: 'o', description: 'open file', run: ({ actions }) => actions.askScenarioFile() },
+  { id: 'scenario-step', scope: 'scenario', keys: [{ input: 'n' }, { input: ' ' }], label: 'n', helpKeys: 'n space', description: 'next step', run: ({ actions }) => void actions.stepScenario() },
+  { id: 'scenario-all', scope: 'scenario', keys: [{ input: 'a' }], label: 'a', description: 'run to end', run: ({ actions }) => void actions.runScenarioToEnd() },
+  ...selectCommands('scenario', (actions, delta) => actions.moveScenarioStep(delta), 'step'),
+  {
+    id: 'scenario-page-down',
+    scope: 'scenario',
+    keys: [{ key: 'pageDown' }],
+    label: 'pgdn',
+    helpKeys: 'pgdn pgup',
+    description: 'scroll step',
+    isHintHidden: true,
+    run: ({ actions, view }) => actions.scrollScenario(view.pageRows ?? 5, view.maxScroll ?? 0),
+  },
+  {
+    id: 'scenario-page-up',
+    scope: 'scenario',
+    keys: [{ key: 'pageUp' }],
+    label: 'pgup',
+    description: 'scroll step up',
+    isHintHidden: true,
+    isHelpHidden: true,
+    run: ({ actions, view }) => actions.scrollScenario(-(view.pageRows ?? 5), view.maxScroll ?? 0),
+  },
+  { id: 'scenario-close', scope: 'scenario', keys: [{ input: 'x' }], label: 'x', description: 'close', run: ({ actions }) => void actions.closeScenario() },
 ];
 
 export function matches(match: KeyMatch, input: string, key: Key): boolean {
@@ -131,12 +374,66 @@ export function findCommand(scope: CommandScope, state: ConsoleState, input: str
   return commandsFor(scope, state).find((c) => c.keys.some((m) => matches(m, input, key)));
 }
 
+type ScopeFacts = Pick<ConsoleState, 'isHelpOpen' | 'screen' | 'catalog'> & Partial<Pick<ConsoleState, 'prompt' | 'quote' | 'run' | 'monitors'>>;
+
 /** The scope that owns the screen's keys right now (global commands aside). */
-export function activeScope(state: Pick<ConsoleState, 'isHelpOpen' | 'screen' | 'catalog'>): CommandScope {
+export function activeScope(state: ScopeFacts): CommandScope {
   if (state.isHelpOpen) return 'help';
-  if (state.screen === 'catalog' && state.catalog.searchDraft !== null) return 'search';
-  return state.screen;
+  if (state.prompt) return 'prompt';
+  switch (state.screen) {
+    case 'catalog':
+      return state.catalog.searchDraft !== null ? 'search' : 'catalog';
+    case 'quote':
+      return state.quote?.mode === 'confirm' ? 'quote-confirm' : state.quote?.mode === 'quote' ? 'quote' : 'quote-form';
+    case 'run':
+      return state.run?.runId ? 'run' : 'runs';
+    case 'monitors':
+      return state.monitors?.isDetailOpen ? 'monitor' : 'monitors';
+    default:
+      return state.screen;
+  }
 }
 
-/** Global commands step aside while text is typed, so 'q' can be searched for. */
-export const globalsActive = (scope: CommandScope) => scope !== 'search';
+/** Global commands step aside while text is typed, so 'q' or '1' can be typed. */
+export const globalsActive = (scope: CommandScope) => scope !== 'search' && scope !== 'prompt';
+
+/** Every scope a screen can own, for help and the command-table test. */
+export const SCREEN_SCOPES: Record<Screen, CommandScope[]> = {
+  home: ['home'],
+  catalog: ['catalog', 'search'],
+  filters: ['filters'],
+  agent: ['agent'],
+  quote: ['quote-form', 'quote', 'quote-confirm'],
+  run: ['runs', 'run'],
+  ledger: ['ledger'],
+  monitors: ['monitors', 'monitor'],
+  notifications: ['notifications'],
+  inbox: ['inbox'],
+  requests: ['requests'],
+  faults: ['faults'],
+  scenario: ['scenario'],
+};
+
+export const SCOPE_TITLES: Record<CommandScope, string> = {
+  global: 'Everywhere',
+  help: 'Help',
+  prompt: 'Text field',
+  home: 'Key',
+  catalog: 'Catalog',
+  search: 'Search box',
+  filters: 'Filters',
+  agent: 'Agent detail',
+  'quote-form': 'Quote form',
+  quote: 'Quote',
+  'quote-confirm': 'Accepting',
+  runs: 'Runs',
+  run: 'Run',
+  ledger: 'Ledger',
+  monitors: 'Monitors',
+  monitor: 'Monitor detail',
+  notifications: 'Notifications',
+  inbox: 'Webhook inbox',
+  requests: 'Request log',
+  faults: 'Faults',
+  scenario: 'Scenario',
+};

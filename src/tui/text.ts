@@ -8,6 +8,13 @@ export function fit(text: string, width: number, align: 'left' | 'right' = 'left
   return align === 'left' ? cut.padEnd(width) : cut.padStart(width);
 }
 
+/** Like fit, but keeps runs of spaces (columns built by padding): only line breaks become spaces. */
+export function clip(text: string, width: number): string {
+  if (width <= 0) return '';
+  const flat = text.replace(/[\r\n\t]/g, ' ');
+  return flat.length > width ? `${flat.slice(0, Math.max(0, width - 1))}…` : flat.padEnd(width);
+}
+
 /** Word-wraps to `width`; words longer than a line are split. Keeps every line within width. */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];

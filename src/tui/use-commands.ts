@@ -35,7 +35,8 @@ export function useCommands(scope: CommandScope, options: UseCommandsOptions = {
       const state = store.getState();
       if (!owns(scope, activeScope(state))) return;
       const command = findCommand(scope, state, input, key);
-      if (command) command.run({ actions: state.actions, state, view: latest.current.view ?? {}, quit: exit });
+      if (command) state.actions.clearNotice();
+      if (command) command.run({ actions: state.actions, state, view: latest.current.view ?? {}, input, quit: exit });
       else latest.current.onUnmatched?.(input, key);
     },
     [scope, store, exit],

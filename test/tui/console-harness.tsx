@@ -1,7 +1,9 @@
 import { render } from 'ink-testing-library';
+import { openScenarioFile, startWebhookInbox } from '../../src/cli/tui.ts';
 import { createClient, type Client } from '../../src/client/index.ts';
 import { App } from '../../src/tui/app.tsx';
 import { createConsoleStore, type ConsoleStore } from '../../src/tui/state/store.ts';
+import type { WebhookInbox } from '../../src/tui/webhook-inbox.ts';
 import { listen, startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 
 /** Key sequences as a terminal sends them. */
@@ -13,12 +15,16 @@ export const KEYS = {
   enter: '\r',
   escape: '\u001B',
   backspace: '\u007F',
+  pageDown: '\u001B[6~',
+  pageUp: '\u001B[5~',
 } as const;
 
 export interface ConsoleHarness {
   sim: TestSimulator;
   client: Client;
   store: ConsoleStore;
+  /** The console's webhook receiver, when started with { inbox: true }. */
+  inbox: WebhookInbox | null;
   lastFrame(): string;
   /** Writes each key as its own chunk, as a person typing would. */
   press(...keys: string[]): void;
@@ -33,12 +39,22 @@ export interface ConsoleHarness {
  * ink-testing-library's stdin cannot enter raw mode, so the App is told it
  * is interactive rather than asking the terminal.
  */
-export async function startConsole(options: { controlAvailable?: boolean } = {}): Promise<ConsoleHarness> {
+export async function startConsole(options: { controlAvailable?: boolean; inbox?: boolean; scenarios?: boolean } = {}): Promise<ConsoleHarness> {
   const sim = await startSimulator();
   const baseUrl = await listen(sim.app);
   const demo = sim.demo.find((d) => d.profile === 'local_custody')!;
   const client = createClient({ baseUrl, key: demo.secret, retries: 0 });
-  const store = createConsoleStore({ client, controlAvailable: options.controlAvailable ?? true, accountId: demo.accountId });
+  // The same wiring as `npm start` (src/cli/tui.ts): the receiver and the scenario opener are handed in.
+  const inbox = options.inbox ? await startWebhookInbox(client) : null;
+  let keyCount = 0;
+  const store = createConsoleStore({
+    client,
+    controlAvailable: options.controlAvailable ?? true,
+    accountId: demo.accountId,
+    inbox,
+    openScenario: options.scenarios ? openScenarioFile : null,
+    newIdempotencyKey: () => `console-test-${++keyCount}`,
+  });
   const view = render(<App store={store} isInteractive clockRefreshMs={60_000} />);
   const lastFrame = () => view.lastFrame() ?? '';
 
@@ -46,6 +62,7 @@ export async function startConsole(options: { controlAvailable?: boolean } = {})
     sim,
     client,
     store,
+    inbox,
     lastFrame,
     press(...keys) {
       for (const key of keys) view.stdin.write(key);
@@ -65,7 +82,12 @@ export async function startConsole(options: { controlAvailable?: boolean } = {})
     async close() {
       view.unmount();
       view.cleanup();
-      await sim.destroy();
+      await store.getState().actions.closeScenario();
+      await inbox?.close();
+      // A console request still in flight would keep its connection open for the keep-alive timeout.
+      const destroying = sim.destroy();
+      sim.app.server.closeAllConnections();
+      await destroying;
     },
   };
 }

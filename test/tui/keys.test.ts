@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Key } from 'ink';
-import { COMMANDS, matches, type CommandScope, type KeyMatch } from '../../src/tui/keys.ts';
+import { COMMANDS, SCREEN_KEYS, SCREEN_SCOPES, globalsActive, matches, type CommandScope, type KeyMatch } from '../../src/tui/keys.ts';
 import { fit, wrap } from '../../src/tui/text.ts';
 
 /** The command table is data: check it for clashes rather than discover them by pressing keys. */
@@ -14,14 +14,20 @@ describe('command table', () => {
   });
 
   it('never binds one key twice where both scopes listen at once', () => {
-    const screens: CommandScope[] = ['home', 'catalog', 'filters', 'agent', 'help'];
-    for (const screen of screens) {
-      const live = COMMANDS.filter((c) => c.scope === screen || c.scope === 'global');
+    const scopes: CommandScope[] = ['help', 'prompt', ...Object.values(SCREEN_SCOPES).flat()];
+    for (const scope of scopes) {
+      const live = COMMANDS.filter((c) => c.scope === scope || (c.scope === 'global' && globalsActive(scope)));
       const keys = live.flatMap((c) => c.keys.map(describeMatch));
-      expect(keys.filter((k, i) => keys.indexOf(k) !== i), `duplicate keys in ${screen}`).toEqual([]);
+      expect(keys.filter((k, i) => keys.indexOf(k) !== i), `duplicate keys in ${scope}`).toEqual([]);
     }
-    const search = COMMANDS.filter((c) => c.scope === 'search').flatMap((c) => c.keys.map(describeMatch));
-    expect(new Set(search).size).toBe(search.length);
+  });
+
+  it('has a number key for every screen, and every scope a screen', () => {
+    expect(SCREEN_KEYS.map((s) => s.key)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '0']);
+    const owned = new Set(Object.values(SCREEN_SCOPES).flat());
+    for (const command of COMMANDS) {
+      if (!['global', 'help', 'prompt'].includes(command.scope)) expect(owned.has(command.scope), command.id).toBe(true);
+    }
   });
 
   it('matches printable keys only without ctrl', () => {

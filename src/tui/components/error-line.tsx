@@ -1,15 +1,22 @@
-import { Text } from 'ink';
+import { Box, Text } from 'ink';
 import { useConsole } from '../state/context.tsx';
 import { theme } from '../theme.ts';
 
-/** The latest failure as the spec's code and message (part 7), with the HTTP status when there was one. */
+/**
+ * The latest failure as the spec's code and message (part 7), with the HTTP
+ * status when there was one and what it means; or the last action's notice.
+ */
 export function ErrorLine() {
   const error = useConsole((s) => s.error);
-  if (!error) return null;
+  const notice = useConsole((s) => s.notice);
+  if (!error) return notice ? <Text color={theme.ok} wrap="truncate-end">✔ {notice}</Text> : null;
   return (
-    <Text color={theme.error}>
-      ✖ {error.code}
-      {error.status ? ` (${error.status})` : ''}: {error.message}
-    </Text>
+    <Box flexDirection="column">
+      <Text color={theme.error}>
+        ✖ {error.code}
+        {error.status ? ` (${error.status})` : ''}: {error.message}
+      </Text>
+      {error.meaning ? <Text color={theme.warn}>→ {error.meaning}</Text> : null}
+    </Box>
   );
 }

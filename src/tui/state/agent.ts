@@ -1,7 +1,10 @@
 import type { SliceContext } from './call.ts';
 import type { ConsoleActions } from './types.ts';
 
-type AgentActions = Pick<ConsoleActions, 'openSelectedAgent' | 'scrollAgent'> & { loadAgent(listingId: string): Promise<void> };
+type AgentActions = Pick<ConsoleActions, 'openSelectedAgent' | 'scrollAgent' | 'openDemoAgent'> & { loadAgent(listingId: string): Promise<void> };
+
+/** The agent the demo quotes: spec 3.4's token research agent, the only one offering canonical_metadata. */
+export const DEMO_AGENT_NAME = 'Token Research Agent';
 
 /** The agent detail screen (spec 2.5). */
 export function agentActions({ set, get, call }: SliceContext): AgentActions {
@@ -13,6 +16,11 @@ export function agentActions({ set, get, call }: SliceContext): AgentActions {
     set((s) => ({ agent: { ...s.agent, isLoading: false, detail: result.ok ? result.value : s.agent.detail } }));
   }
 
+  function openAgent(listingId: string) {
+    set({ screen: 'agent', isHelpOpen: false, agent: { listingId, detail: null, isLoading: true, scroll: 0 } });
+    return loadAgent(listingId);
+  }
+
   return {
     loadAgent,
 
@@ -20,13 +28,26 @@ export function agentActions({ set, get, call }: SliceContext): AgentActions {
       const { page, selected } = get().catalog;
       const summary = page?.agents[selected];
       if (!summary) return;
-      set({ screen: 'agent', isHelpOpen: false, agent: { listingId: summary.listingId, detail: null, isLoading: true, scroll: 0 } });
-      await loadAgent(summary.listingId);
+      await openAgent(summary.listingId);
+    },
+
+    // One key from the catalog to the demo agent, so that the first quote is two keys away.
+    async openDemoAgent() {
+      const result = await call((c) => c.v1.listAgents({ q: DEMO_AGENT_NAME, limit: 10 }));
+      if (!result.ok) return;
+      const found = result.value.agents.find((a) => a.name === DEMO_AGENT_NAME) ?? result.value.agents[0];
+      if (!found) {
+        set({ error: { code: 'console_error', message: `The catalog has no agent named ${DEMO_AGENT_NAME}.`, status: null } });
+        return;
+      }
+      await openAgent(found.listingId);
     },
 
     // The screen knows how many lines the detail wraps to, so it passes the bound.
     scrollAgent(delta, maxScroll) {
-      set((s) => ({ agent: { ...s.agent, scroll: Math.min(Math.max(0, maxScroll), Math.max(0, s.agent.scroll + delta)) } }));
+      set((s) => ({ agent: { ...s.agent, scroll: clampScroll(s.agent.scroll + delta, maxScroll) } }));
     },
   };
 }
+
+export const clampScroll = (value: number, maxScroll: number) => Math.min(Math.max(0, maxScroll), Math.max(0, value));

@@ -1,4 +1,5 @@
 import { isClientError, type Client } from '../../client/index.ts';
+import { refusalMeaning } from '../refusals.ts';
 import type { DisplayError, GetState, SetState } from './types.ts';
 
 export type CallResult<T> = { ok: true; value: T } | { ok: false };
@@ -14,7 +15,10 @@ export interface SliceContext {
 
 /** Any failure becomes code + message for the error line; the console never crashes on one. */
 export function toDisplayError(error: unknown): DisplayError {
-  if (isClientError(error)) return { code: error.code, message: error.message, status: 'status' in error ? error.status : null };
+  if (isClientError(error)) {
+    const status = 'status' in error ? error.status : null;
+    return { code: error.code, message: error.message, status, meaning: refusalMeaning(error.code, status, error.message) };
+  }
   return { code: 'console_error', message: error instanceof Error ? error.message : String(error), status: null };
 }
 

@@ -1,10 +1,26 @@
+import type { ClockAdvance } from '../../client/index.ts';
 import type { ConsoleActions } from './types.ts';
 import type { SliceContext } from './call.ts';
 
-type SessionActions = Pick<ConsoleActions, 'loadKey' | 'loadAccount' | 'refreshClock' | 'advanceClock'>;
+type SessionActions = Pick<ConsoleActions, 'loadKey' | 'loadAccount' | 'refreshClock' | 'advanceClock' | 'advanceToNextEvent'>;
+
+const shortTime = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 
 /** The key, the account's balances and the simulated clock. */
 export function sessionActions({ set, get, call, client }: SliceContext): SessionActions {
+  async function advance(to: ClockAdvance) {
+    if (!get().controlAvailable) return;
+    const result = await call((c) => c.sim.advance(to));
+    if (!result.ok) return;
+    const { now, processed } = result.value;
+    const kinds = new Map<string, number>();
+    for (const job of processed) kinds.set(String(job.kind ?? 'job'), (kinds.get(String(job.kind ?? 'job')) ?? 0) + 1);
+    const ran = processed.length === 0 ? 'no due jobs' : [...kinds].map(([kind, count]) => `${kind} ×${count}`).join(', ');
+    set((s) => ({ clock: { now, mode: s.clock?.mode ?? 'frozen' }, notice: `clock → ${shortTime(now)} · ${ran}` }));
+    // Due jobs may have moved runs, money, monitors and keys: reread what is on screen.
+    await get().actions.refreshTimeDependent();
+  }
+
   return {
     async loadKey() {
       const result = await call((c) => c.v1.getKey());
@@ -21,21 +37,24 @@ export function sessionActions({ set, get, call, client }: SliceContext): Sessio
     // Polled every second: a failure here leaves the last reading in place
     // instead of taking over the error line from the user's own actions.
     async refreshClock() {
-      if (!get().controlAvailable) return;
+      if (!get().controlAvailable) {
+        // No simulated clock against a remote service: countdowns use wall time.
+        set({ wallNow: new Date().toISOString() });
+        return;
+      }
       try {
-        set({ clock: await client.sim.clock() });
+        const previous = get().clock;
+        const clock = await client.sim.clock();
+        set({ clock });
+        // A frozen clock moved by someone else (a script, another console): reread what is on screen.
+        // A realtime clock moves every second; the run screen polls with backoff instead (spec 4.6).
+        if (previous && clock.mode === 'frozen' && previous.now !== clock.now) void get().actions.refreshTimeDependent();
       } catch {
         // The next tick tries again.
       }
     },
 
-    async advanceClock(seconds) {
-      if (!get().controlAvailable) return;
-      const result = await call((c) => c.sim.advance({ seconds }));
-      if (!result.ok) return;
-      set((s) => ({ clock: { now: result.value.now, mode: s.clock?.mode ?? 'frozen' } }));
-      // Due jobs may have expired the key or moved money.
-      await Promise.all([get().actions.loadKey(), get().actions.loadAccount()]);
-    },
+    advanceClock: (seconds) => advance({ seconds }),
+    advanceToNextEvent: () => advance({ next: true }),
   };
 }

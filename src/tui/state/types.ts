@@ -1,13 +1,39 @@
-import type { AgentDetail, AgentFilterName, AgentFilters, AgentPage, AgentSort, ApiKey, Client, SimAccountView, SimClock } from '../../client/index.ts';
+import type {
+  AgentDetail,
+  AgentFilterName,
+  AgentFilters,
+  AgentPage,
+  AgentSort,
+  ApiKey,
+  Billing,
+  Client,
+  ExportResult,
+  Monitor,
+  MonitorDetail,
+  Notification,
+  Quote,
+  Receipt,
+  RunRead,
+  SimAccountView,
+  SimClock,
+  SimFaults,
+  SimLedgerEntry,
+  SimRequestLogEntry,
+} from '../../client/index.ts';
+import type { QuoteFormRow } from '../quote-form.ts';
+import type { ScenarioStepper, StepView } from '../scenario-stepper.ts';
+import type { InboxDelivery, WebhookInbox } from '../webhook-inbox.ts';
 
 /** Screens are state: the console shows whatever `screen` names. */
-export type Screen = 'home' | 'catalog' | 'filters' | 'agent';
+export type Screen = 'home' | 'catalog' | 'filters' | 'agent' | 'quote' | 'run' | 'ledger' | 'monitors' | 'notifications' | 'inbox' | 'requests' | 'faults' | 'scenario';
 
-/** What the console shows for a failed call: the spec's code and message (part 7). */
+/** What the console shows for a failed call: the spec's code and message (part 7), and what it means. */
 export interface DisplayError {
   code: string;
   message: string;
   status: number | null;
+  /** The next thing to do, when the console knows (src/tui/refusals.ts). */
+  meaning?: string | null;
 }
 
 export interface CatalogQueryState {
@@ -42,6 +68,120 @@ export interface AgentState {
   scroll: number;
 }
 
+/** A one-line text field that owns the keyboard while open (quote form values, the scenario path). */
+export interface PromptState {
+  title: string;
+  value: string;
+  target: { kind: 'quote-field'; row: number } | { kind: 'scenario-file' };
+}
+
+/** A refused create or accept, explained (spec 7). */
+export interface Refusal extends DisplayError {
+  action: 'quote' | 'accept';
+}
+
+export interface QuoteState {
+  listingId: string | null;
+  agent: AgentDetail | null;
+  rows: QuoteFormRow[];
+  row: number;
+  /** form: editing inputs; quote: the quote's fields; confirm: accepting it. */
+  mode: 'form' | 'quote' | 'confirm';
+  quote: Quote | null;
+  /** The idempotency key the confirmation will send (spec 4.4); kept for a retry of the same acceptance. */
+  idempotencyKey: string | null;
+  refusal: Refusal | null;
+  isBusy: boolean;
+  scroll: number;
+}
+
+export type RunView = 'status' | 'billing' | 'receipt' | 'export';
+
+export interface RunListItem {
+  id: string;
+  status: string;
+  createdAt?: string;
+  listingId?: string;
+  agentName?: string;
+  /** The agent's limit, when the console knows it (it quoted the agent). */
+  maximumRpcCalls?: number;
+}
+
+export interface RunState {
+  /** Runs to pick from: the account's (control API) and those accepted in this console. */
+  list: RunListItem[] | null;
+  selected: number;
+  /** Runs accepted in this console, newest first (all there is to list against a remote service). */
+  accepted: RunListItem[];
+  runId: string | null;
+  read: RunRead | null;
+  view: RunView;
+  billing: Billing | null;
+  receipt: Receipt | null;
+  exported: (ExportResult & { bytes: number }) | null;
+  /** The agent's execution limits (spec 2.5), for the reads bar. */
+  agentName: string | null;
+  maximumRpcCalls: number | null;
+  /** Reads so far without a terminal status: drives the poll backoff (spec 4.6). */
+  pollIndex: number;
+  isLoading: boolean;
+  /** The billing, receipt or export is being read. */
+  isViewLoading: boolean;
+  /** Lines scrolled; on the timeline, lines up from its newest event (it follows new events). */
+  scroll: number;
+}
+
+export interface LedgerState {
+  entries: SimLedgerEntry[] | null;
+  scroll: number;
+}
+
+export interface MonitorsState {
+  list: Monitor[] | null;
+  selected: number;
+  detail: MonitorDetail | null;
+  isDetailOpen: boolean;
+  scroll: number;
+}
+
+export interface NotificationsState {
+  list: Notification[] | null;
+  selected: number;
+}
+
+export interface InboxState {
+  /** null when the console has no receiver (remote service, or none started). */
+  url: string | null;
+  deliveries: InboxDelivery[];
+  destination: { id: string; state: string } | null;
+  subscribedMonitorIds: string[];
+  scroll: number;
+}
+
+export interface RequestsState {
+  entries: SimRequestLogEntry[] | null;
+  scroll: number;
+}
+
+export interface FaultsState {
+  faults: SimFaults | null;
+  row: number;
+}
+
+export interface ScenarioState {
+  file: string | null;
+  name: string | null;
+  description: string | null;
+  total: number;
+  next: number;
+  provisioned: string[];
+  steps: StepView[];
+  /** The step shown in detail (an index into steps). */
+  selected: number;
+  isBusy: boolean;
+  scroll: number;
+}
+
 export interface ConsoleData {
   /** Whether the /sim control API may be used (embedded or local simulator); hidden against the real service. */
   controlAvailable: boolean;
@@ -49,13 +189,27 @@ export interface ConsoleData {
   screen: Screen;
   isHelpOpen: boolean;
   error: DisplayError | null;
+  /** A short confirmation of the last action (stopped, acknowledged, subscribed...). */
+  notice: string | null;
   /** null until read, or when there is no control API to read it from. */
   clock: SimClock | null;
+  /** Wall time, for countdowns against a remote service (no simulated clock there). */
+  wallNow: string;
   key: ApiKey | null;
   account: SimAccountView | null;
+  prompt: PromptState | null;
   catalog: CatalogState;
   filters: FiltersEditorState;
   agent: AgentState;
+  quote: QuoteState;
+  run: RunState;
+  ledger: LedgerState;
+  monitors: MonitorsState;
+  notifications: NotificationsState;
+  inbox: InboxState;
+  requests: RequestsState;
+  faults: FaultsState;
+  scenario: ScenarioState;
 }
 
 export interface ConsoleActions {
@@ -63,9 +217,14 @@ export interface ConsoleActions {
   go(screen: Screen): void;
   toggleHelp(): void;
   closeHelp(): void;
+  /** The notice describes the last action only: the next key clears it. */
+  clearNotice(): void;
   refresh(): Promise<void>;
   refreshClock(): Promise<void>;
   advanceClock(seconds: number): Promise<void>;
+  advanceToNextEvent(): Promise<void>;
+  /** Reloads what the current screen shows that time may have changed. */
+  refreshTimeDependent(): Promise<void>;
   loadKey(): Promise<void>;
   loadAccount(): Promise<void>;
 
@@ -80,6 +239,7 @@ export interface ConsoleActions {
   eraseSearch(): void;
   cancelSearch(): void;
   submitSearch(): Promise<void>;
+  openDemoAgent(): Promise<void>;
 
   openFilters(): void;
   moveFilterRow(delta: number): void;
@@ -89,6 +249,71 @@ export interface ConsoleActions {
 
   openSelectedAgent(): Promise<void>;
   scrollAgent(delta: number, maxScroll: number): void;
+
+  typePrompt(text: string): void;
+  erasePrompt(): void;
+  cancelPrompt(): void;
+  submitPrompt(): Promise<void>;
+
+  quoteAgent(): Promise<void>;
+  quoteSelectedAgent(): Promise<void>;
+  openQuoteForm(): void;
+  moveQuoteRow(delta: number): void;
+  cycleQuoteChoice(delta: number): void;
+  editQuoteRow(): void;
+  clearQuoteRow(): void;
+  requestQuote(): Promise<void>;
+  startAccept(): void;
+  cancelAccept(): void;
+  confirmAccept(): Promise<void>;
+  scrollQuote(delta: number, maxScroll: number): void;
+  backFromQuote(): void;
+
+  loadRuns(): Promise<void>;
+  moveRunSelection(delta: number): void;
+  openSelectedRun(): Promise<void>;
+  openRun(runId: string): Promise<void>;
+  loadRun(): Promise<void>;
+  pollRun(): Promise<void>;
+  showRunView(view: RunView): Promise<void>;
+  cancelRun(): Promise<void>;
+  closeRun(): void;
+  scrollRun(delta: number, maxScroll: number): void;
+
+  loadLedger(): Promise<void>;
+  scrollLedger(delta: number, maxScroll: number): void;
+
+  loadMonitors(): Promise<void>;
+  moveMonitorSelection(delta: number): void;
+  openSelectedMonitor(): Promise<void>;
+  closeMonitor(): void;
+  stopMonitor(): Promise<void>;
+  createDemoMonitor(): Promise<void>;
+  mineMatchingLog(): Promise<void>;
+  scrollMonitor(delta: number, maxScroll: number): void;
+
+  loadNotifications(): Promise<void>;
+  moveNotificationSelection(delta: number): void;
+  ackNotification(): Promise<void>;
+
+  refreshInbox(): void;
+  connectInbox(): Promise<void>;
+  scrollInbox(delta: number, maxScroll: number): void;
+
+  loadRequests(): Promise<void>;
+  scrollRequests(delta: number, maxScroll: number): void;
+
+  loadFaults(): Promise<void>;
+  moveFaultRow(delta: number): void;
+  toggleFault(): Promise<void>;
+
+  askScenarioFile(): void;
+  openScenario(file: string): Promise<void>;
+  stepScenario(): Promise<void>;
+  runScenarioToEnd(): Promise<void>;
+  moveScenarioStep(delta: number): void;
+  closeScenario(): Promise<void>;
+  scrollScenario(delta: number, maxScroll: number): void;
 }
 
 export interface ConsoleState extends ConsoleData {
@@ -102,6 +327,12 @@ export interface ConsoleStoreOptions {
   accountId?: string | null;
   /** Rows per catalog page: 10 keeps a page, its header and the hints inside 24 lines. */
   catalogPageSize?: number;
+  /** The local webhook receiver (started by the CLI when control is available). */
+  inbox?: WebhookInbox | null;
+  /** Opens a scenario file on a fresh simulator for stepping (wired by the CLI). */
+  openScenario?: ((file: string) => Promise<ScenarioStepper>) | null;
+  /** Makes idempotency keys; tests may pass a counter. */
+  newIdempotencyKey?: () => string;
 }
 
 export type SetState = (partial: Partial<ConsoleData> | ((state: ConsoleState) => Partial<ConsoleData>)) => void;

@@ -1,0 +1,88 @@
+import type { WebhookInbox } from '../webhook-inbox.ts';
+import { clampScroll } from './agent.ts';
+import type { SliceContext } from './call.ts';
+import type { ConsoleActions, InboxState } from './types.ts';
+
+type InboxActions = Pick<ConsoleActions, 'refreshInbox' | 'connectInbox' | 'scrollInbox'> & { loadDestination(): Promise<void> };
+
+export const emptyInbox = (inbox: WebhookInbox | null | undefined): InboxState => ({
+  url: inbox?.url ?? null,
+  deliveries: inbox?.deliveries() ?? [],
+  destination: null,
+  subscribedMonitorIds: [],
+  scroll: 0,
+});
+
+/**
+ * The webhook inbox: deliveries the console's own receiver got, and the one
+ * key that points the simulator at it. Destinations are web-session only in
+ * production (spec 1), so this goes through the control API: create the
+ * destination, answer its ownership challenge (spec 6.2), subscribe monitors.
+ */
+export function inboxActions({ set, get, call }: SliceContext, inbox: WebhookInbox | null | undefined): InboxActions {
+  const patch = (partial: Partial<InboxState>) => set((s) => ({ inbox: { ...s.inbox, ...partial } }));
+
+  return {
+    refreshInbox() {
+      if (inbox) patch({ deliveries: inbox.deliveries() });
+    },
+
+    async loadDestination() {
+      const destination = get().inbox.destination;
+      if (!destination || !get().controlAvailable) return;
+      const result = await call((c) => c.sim.destination(destination.id));
+      if (result.ok) patch({ destination: { id: destination.id, state: String(result.value.state ?? destination.state) } });
+    },
+
+    async connectInbox() {
+      const { controlAvailable, accountId } = get();
+      if (!inbox || !controlAvailable || !accountId) {
+        set({ error: { code: 'console_error', message: 'The webhook inbox needs the control API and the console’s own receiver (not available against a remote service).', status: null } });
+        return;
+      }
+      let destination = get().inbox.destination;
+      if (!destination || destination.state === 'revoked') {
+        const created = await call((c) => c.sim.createDestination(accountId, { url: inbox.url }));
+        if (!created.ok) return;
+        // The receiver verifies with the destination's signing secret, shown only in this answer.
+        inbox.setSecret(created.value.signingSecret);
+        destination = { id: created.value.destination.id, state: String(created.value.destination.state ?? 'needs verification') };
+        patch({ destination, subscribedMonitorIds: [] });
+      }
+      if (destination.state !== 'verified' && destination.state !== 'failing') {
+        const id = destination.id;
+        const verified = await call((c) => c.sim.verifyDestination(id));
+        if (!verified.ok) return;
+        destination = { id, state: String(verified.value.state ?? 'unknown') };
+        patch({ destination });
+        if (destination.state !== 'verified') {
+          set({ error: { code: 'console_error', message: `The destination is ${destination.state} after the ownership challenge: ${String(verified.value.lastError ?? 'no answer')}.`, status: null } });
+          return;
+        }
+      }
+      // Spec 3.8: only verified destinations can be subscribed; subscribe every active monitor not yet subscribed.
+      const monitors = await call((c) => c.v1.listMonitors());
+      if (!monitors.ok) return;
+      const already = new Set(get().inbox.subscribedMonitorIds);
+      const fresh = monitors.value.filter((m) => m.status === 'active' && !already.has(m.id));
+      const destinationId = destination.id;
+      for (const monitor of fresh) {
+        const subscribed = await call((c) => c.sim.subscribe(monitor.id, destinationId));
+        if (!subscribed.ok) return;
+        already.add(monitor.id);
+      }
+      patch({ subscribedMonitorIds: [...already] });
+      set({
+        notice:
+          fresh.length > 0
+            ? `destination ${destination.state}; subscribed ${fresh.length} monitor${fresh.length === 1 ? '' : 's'}`
+            : `destination ${destination.state}; no new active monitor to subscribe (create one on screen 5)`,
+      });
+      patch({ deliveries: inbox.deliveries() });
+    },
+
+    scrollInbox(delta, maxScroll) {
+      set((s) => ({ inbox: { ...s.inbox, scroll: clampScroll(s.inbox.scroll + delta, maxScroll) } }));
+    },
+  };
+}

@@ -1,0 +1,173 @@
+import { isTerminal, railOf, type Client } from '../../client/index.ts';
+import { clampScroll } from './agent.ts';
+import type { SliceContext } from './call.ts';
+import type { ConsoleActions, RunListItem, RunState, RunView } from './types.ts';
+
+type RunActions = Pick<
+  ConsoleActions,
+  'loadRuns' | 'moveRunSelection' | 'openSelectedRun' | 'openRun' | 'loadRun' | 'pollRun' | 'showRunView' | 'cancelRun' | 'closeRun' | 'scrollRun'
+>;
+
+export const emptyRun = (): RunState => ({
+  list: null,
+  selected: 0,
+  accepted: [],
+  runId: null,
+  read: null,
+  view: 'status',
+  billing: null,
+  receipt: null,
+  exported: null,
+  agentName: null,
+  maximumRpcCalls: null,
+  pollIndex: 0,
+  isLoading: false,
+  isViewLoading: false,
+  scroll: 0,
+});
+
+/**
+ * One run (spec 4.6–4.9): its status and events, polled until terminal, and
+ * its billing, settlement receipt and export; plus the runs to choose from.
+ */
+export function runActions({ set, get, call }: SliceContext, client: Client): RunActions {
+  const patch = (partial: Partial<RunState> | ((run: RunState) => Partial<RunState>)) =>
+    set((s) => ({ run: { ...s.run, ...(typeof partial === 'function' ? partial(s.run) : partial) } }));
+
+  async function profile(): Promise<string | null> {
+    if (!get().key) await get().actions.loadKey();
+    return get().key?.profile ?? null;
+  }
+
+  async function loadView(view: RunView) {
+    const { runId } = get().run;
+    if (!runId) return;
+    patch({ isViewLoading: true });
+    try {
+      await readView(runId, view);
+    } finally {
+      patch({ isViewLoading: false });
+    }
+  }
+
+  async function readView(runId: string, view: RunView) {
+    if (view === 'billing') {
+      const rail = await profile();
+      if (!rail) return;
+      const result = await call((c) => c.v1.billing(railOf(rail), runId));
+      if (get().run.runId === runId) patch({ billing: result.ok ? result.value : null });
+    } else if (view === 'receipt') {
+      const result = await call((c) => c.v1.receipt(runId));
+      if (get().run.runId === runId) patch({ receipt: result.ok ? result.value : null });
+    } else if (view === 'export') {
+      const result = await call((c) => c.v1.exportRun(runId));
+      // Canonical JSON has no whitespace, so its size is the compact serialisation's.
+      if (get().run.runId === runId) patch({ exported: result.ok ? { ...result.value, bytes: new TextEncoder().encode(JSON.stringify(result.value.export)).length } : null });
+    }
+  }
+
+  async function loadRun() {
+    const { runId, view, maximumRpcCalls } = get().run;
+    if (!runId) return;
+    patch({ isLoading: true });
+    const result = await call((c) => c.v1.getRun(runId));
+    if (get().run.runId !== runId) return;
+    patch({ isLoading: false, ...(result.ok ? { read: result.value } : {}) });
+    if (!result.ok) return;
+    patch((r) => ({ accepted: r.accepted.map((a) => (a.id === runId ? { ...a, status: result.value.run.status } : a)) }));
+    // The reads bar needs the agent's maximumRpcCalls (spec 2.5 limits): read once per run.
+    const listingId = typeof result.value.run.listingId === 'string' ? result.value.run.listingId : null;
+    if (maximumRpcCalls === null && listingId) {
+      try {
+        const agent = await client.v1.getAgent(listingId);
+        if (get().run.runId === runId) patch({ agentName: agent.name, maximumRpcCalls: agent.limits.maximumRpcCalls });
+      } catch {
+        // The bar then shows the reads without a maximum.
+      }
+    }
+    if (view !== 'status') await loadView(view);
+  }
+
+  return {
+    async loadRuns() {
+      const { controlAvailable, accountId } = get();
+      let listed: RunListItem[] = [];
+      if (controlAvailable && accountId) {
+        const result = await call((c) => c.sim.runs(accountId));
+        const own = await profile();
+        // Spec 5: a key sees only the runs paid in its own asset.
+        if (result.ok) listed = result.value.filter((r) => !own || !r.profile || r.profile === own).map((r) => ({ id: r.id, status: r.status, createdAt: r.createdAt, listingId: typeof r.listingId === 'string' ? r.listingId : undefined }));
+      }
+      const { accepted } = get().run;
+      const names = new Map(accepted.map((a) => [a.id, a.agentName]));
+      const merged = [...accepted.filter((a) => !listed.some((l) => l.id === a.id)), ...listed].map((r) => ({ ...r, agentName: r.agentName ?? names.get(r.id) }));
+      patch((r) => ({ list: merged, selected: Math.min(r.selected, Math.max(0, merged.length - 1)) }));
+    },
+
+    moveRunSelection(delta) {
+      const { list, selected } = get().run;
+      const last = Math.max(0, (list?.length ?? 0) - 1);
+      patch({ selected: Math.min(last, Math.max(0, selected + delta)) });
+    },
+
+    async openSelectedRun() {
+      const { list, selected } = get().run;
+      const item = list?.[selected];
+      if (item) await get().actions.openRun(item.id);
+    },
+
+    async openRun(runId) {
+      const known = get().run.accepted.find((a) => a.id === runId);
+      const same = get().run.runId === runId;
+      set((s) => ({
+        screen: 'run',
+        isHelpOpen: false,
+        run: {
+          ...s.run,
+          runId,
+          view: 'status',
+          scroll: 0,
+          pollIndex: 0,
+          ...(same ? {} : { read: null, billing: null, receipt: null, exported: null, agentName: known?.agentName ?? null, maximumRpcCalls: known?.maximumRpcCalls ?? null }),
+        },
+      }));
+      await loadRun();
+    },
+
+    loadRun,
+
+    // Spec 4.6: poll from about one second, backing off to about ten; the screen schedules, this reads.
+    async pollRun() {
+      patch((r) => ({ pollIndex: r.pollIndex + 1 }));
+      await loadRun();
+    },
+
+    async showRunView(view) {
+      if (!get().run.runId) return;
+      patch({ view, scroll: 0 });
+      if (view === 'status') await loadRun();
+      else await loadView(view);
+    },
+
+    async cancelRun() {
+      const { runId, read } = get().run;
+      if (!runId) return;
+      const result = await call((c) => c.v1.cancelRun(runId));
+      if (!result.ok) return;
+      const wasTerminal = read ? isTerminal(read.run.status) : false;
+      set({ notice: wasTerminal ? `the run had already ended (${result.value.status}); cancel changed nothing` : `cancelled: the run is ${result.value.status}` });
+      patch({ pollIndex: 0 });
+      await loadRun();
+    },
+
+    closeRun() {
+      patch({ runId: null, read: null, view: 'status', scroll: 0 });
+      void get().actions.loadRuns();
+    },
+
+    // The timeline follows its newest event: there `scroll` counts lines up from the end.
+    scrollRun(delta, maxScroll) {
+      patch((r) => ({ scroll: clampScroll(r.view === 'status' ? r.scroll - delta : r.scroll + delta, maxScroll) }));
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatProfileAmount } from '../../src/tui/amount.ts';
+import { KEYS, startConsole, type ConsoleHarness } from './console-harness.tsx';
+
+/**
+ * A purchase by keystrokes against a real simulator on a frozen clock:
+ * browse → quote → accept → advance the clock → settled billing → receipt →
+ * export, a cancellation, and refusals explained.
+ */
+
+let h: ConsoleHarness;
+afterEach(() => h?.close());
+
+/** From the key screen to the demo agent's first quote: 2, then d (demo agent), then q. */
+async function quoteDemoAgent(): Promise<string> {
+  h = await startConsole();
+  await h.waitForFrame('Balances');
+  h.press('2');
+  await h.waitForFrame('64 agents · page 1/7');
+  h.press('d');
+  await h.waitForFrame((f) => f.includes('Token Research Agent') && f.includes('q quote'));
+  h.press('q');
+  return h.waitForFrame('expires in 4:00');
+}
+
+async function acceptQuote(): Promise<string> {
+  h.press('a');
+  await h.waitForFrame('acceptedContractHash');
+  h.press('y');
+  return h.waitForFrame(/Run [0-9a-f]{8}… Token Research Agent/);
+}
+
+describe('purchase flow', () => {
+  it('quotes in two keys from the catalog, accepts, settles, and shows billing, receipt and export', async () => {
+    const quoteFrame = await quoteDemoAgent();
+    const quote = h.store.getState().quote.quote!;
+    expect(quoteFrame).toContain('Quote · Token Research Agent · token_research · POST /v1/custody/quotes');
+    expect(quoteFrame).toContain(`Maximum debit     ${formatProfileAmount(quote.maximumBuyerDebitAtomic, 'local_custody')}`);
+    expect(quoteFrame).toContain(`Creator fee       ${formatProfileAmount(quote.grossCreatorFeeAtomic!, 'local_custody')} gross`);
+    expect(quoteFrame).toContain(`platform fee    ${formatProfileAmount(quote.platformFeeAtomic!, 'local_custody')} (feeBps 1000 = 10%)`);
+    expect(quoteFrame).toContain(`creator credit  ${formatProfileAmount(quote.creatorCreditAtomic!, 'local_custody')}`);
+    expect(quoteFrame).toContain(`Max execution     ${formatProfileAmount(quote.maxExecutionChargeAtomic!, 'local_custody')}`);
+    expect(quoteFrame).toContain('Unit costs        rpcCall');
+    expect(quoteFrame).toContain('Model execution   costCap');
+    expect(quoteFrame).toContain('Result policy     complete_only');
+    expect(quoteFrame).toContain('Result contract   Charged only when');
+    // The rest of the quote is a scroll away.
+    h.press(KEYS.pageDown);
+    const rest = await h.waitForFrame('Contract hash');
+    expect(rest).toContain(quote.contractHash);
+    expect(rest).toContain('Notice            Local-custody rail');
+
+    // The countdown runs on the simulated clock.
+    h.press(':');
+    await h.waitForFrame('expires in 3:50');
+
+    h.press('a');
+    const confirm = await h.waitForFrame('acceptedContractHash');
+    expect(confirm).toContain(quote.contractHash);
+    expect(confirm).toContain('idempotencyKey       console-test-1');
+    h.press('y');
+    const queued = await h.waitForFrame(/Run [0-9a-f]{8}… Token Research Agent\s+queued/);
+    expect(queued).toMatch(/Reads ░+ 0 \/ 120 \(agent's maximumRpcCalls\)/);
+    expect(queued).toContain('✔ accepted: 0.00816 ETH reserved');
+    const runId = h.store.getState().run.runId!;
+
+    // One minute: started and reading; two: done (the default plan takes 102 s).
+    h.press('+');
+    const running = await h.waitForFrame('running');
+    expect(running).toMatch(/chain-reads/);
+    expect(running).toMatch(/Reads █+░* \d+ \/ 120/);
+    h.press('+');
+    const done = await h.waitForFrame('succeeded · terminal');
+    for (const step of ['queued', 'started', 'chain-reads', 'analysis', 'report', 'succeeded', 'settled']) expect(done).toContain(step);
+
+    const billing = await h.client.v1.billing('custody', runId);
+    const charged = formatProfileAmount(billing.settlement!.chargedAtomic, 'local_custody');
+    h.press('b');
+    const billingFrame = await h.waitForFrame('Status            settled');
+    expect(billingFrame).toContain('Outcome           succeeded');
+    expect(billingFrame).toContain(`Charged           ${charged}`);
+    expect(billingFrame).toContain(`creator fee     ${formatProfileAmount(billing.settlement!.creatorFeeAtomic, 'local_custody')}`);
+
+    h.press('i');
+    await h.waitForFrame('Paid in           ETH on the chainx chain (eip155:4663/native)');
+
+    h.press('e');
+    const exported = await h.waitForFrame('bytes of canonical JSON');
+    const { artifactId } = await h.client.v1.exportRun(runId);
+    expect(exported).toContain(`Artifact          ${artifactId}`);
+    expect(exported).toContain('queued → started → chain-reads');
+
+    // The ledger shows the charge, and the posting history.
+    h.press('4');
+    const ledger = await h.waitForFrame('postings, newest first');
+    expect(ledger).toMatch(new RegExp(`charged\\s+█+░* ${charged.replace('.', '\\.')}`));
+    expect(ledger).toMatch(/local_custody charge/);
+    expect(ledger).toMatch(/local_custody reserve/);
+
+    // Back on the runs list, the run is there.
+    h.press('3');
+    await h.waitForFrame('esc runs');
+    h.press(KEYS.escape);
+    await h.waitForFrame((f) => f.includes('Runs 1 ·') && new RegExp(`${runId.slice(0, 8)}…\\s+succeeded\\s+00:00:10\\s+Token Research Agent`).test(f));
+  });
+
+  it('cancels a running run: only execution already incurred is charged', async () => {
+    await quoteDemoAgent();
+    await acceptQuote();
+    h.press('.');
+    await h.waitForFrame(/running · polling/);
+    h.press('x');
+    const cancelled = await h.waitForFrame('cancelled · terminal');
+    expect(cancelled).toContain('cancel-requested');
+    expect(cancelled).toContain('✔ cancelled: the run is cancelled');
+    h.press('b');
+    const billing = await h.waitForFrame('Outcome           cancelled');
+    expect(billing).toContain('Charged           0 ETH');
+    // Cancelling an ended run changes nothing (spec 3.2).
+    h.press('x');
+    await h.waitForFrame('the run had already ended (cancelled)');
+  });
+
+  it('explains a refused acceptance of an expired quote', async () => {
+    await quoteDemoAgent();
+    // Spec 3.1: 240 seconds after creation the quote expires.
+    h.press('+', '+', '+', '+', '.');
+    await h.waitForFrame('EXPIRED 0:01 ago');
+    h.press('a');
+    await h.waitForFrame('acceptedContractHash');
+    h.press('y');
+    const refused = await h.waitForFrame('Acceptance refused: quote_expired (409)');
+    expect(refused).toContain('→ The quote is more than 240 seconds old: create a new quote (press q).');
+    // A new quote clears it.
+    h.press('q');
+    const fresh = await h.waitForFrame('expires in 4:00');
+    expect(fresh).not.toContain('refused');
+  });
+
+  it('edits the form: a bad address is refused with the field named; canonical_metadata is offered', async () => {
+    await quoteDemoAgent();
+    h.press('e');
+    await h.waitForFrame('Quote builder · Token Research Agent');
+    // Token contract is the second row.
+    h.press(KEYS.down, KEYS.enter);
+    await h.waitForFrame('Token contract: 0x6B175474E89094C44Da98b954EedeAC495271d0F█');
+    for (let i = 0; i < 40; i += 1) h.press(KEYS.backspace);
+    await h.waitForFrame('Token contract: 0x█');
+    h.press('zz', KEYS.enter);
+    const edited = await h.waitForFrame(/Token contract\*\s+0xzz/);
+    expect(edited).toContain('does not match');
+    h.press('q');
+    const refused = await h.waitForFrame('Quote refused: invalid_input (400)');
+    expect(refused).toContain('input.address');
+
+    // The result policy row offers both policies of spec 3.4.
+    h.press(KEYS.down, KEYS.down, KEYS.down, KEYS.right);
+    await h.waitForFrame(/Result policy\s+canonical_metadata/);
+    h.press(KEYS.up, KEYS.up, KEYS.up, KEYS.enter);
+    await h.waitForFrame('Token contract: 0xzz█');
+    h.press(KEYS.backspace, KEYS.backspace, '6B175474E89094C44Da98b954EedeAC495271d0F', KEYS.enter);
+    await h.waitForFrame(/Token contract\*\s+0x6B17/);
+    h.press('q');
+    const quoted = await h.waitForFrame('expires in 4:00');
+    expect(quoted).toContain('Result policy     canonical_metadata');
+  });
+});
