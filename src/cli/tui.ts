@@ -1,7 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createElement } from 'react';
 import { render } from 'ink';
 import { buildSimulator, type BuiltSimulator } from '../../sim/app.ts';
@@ -9,7 +6,9 @@ import { seedDemo } from '../../sim/domain/demo.ts';
 import { StoreFileError } from '../../sim/store/store-file-error.ts';
 import { ApiError, createClient, type Client, type Scope } from '../client/index.ts';
 import { App } from '../tui/app.tsx';
-import { startScenarioStepper, type FreshSimulatorFactory, type ScenarioStepper } from '../tui/scenario-stepper.ts';
+import type { ScenarioStepper, StepView } from '../tui/scenario-stepper.ts';
+import { openScenarioSession } from '../scenario/runner.ts';
+import { redact } from '../scenario/transcript.ts';
 import { createConsoleStore } from '../tui/state/store.ts';
 import type { InboxDelivery, WebhookInbox } from '../tui/webhook-inbox.ts';
 import { createReceiver, type ReceivedDelivery, type ReceiverOptions } from '../webhook/receiver.ts';
@@ -263,28 +262,25 @@ export async function startWebhookInbox(client: Client): Promise<WebhookInbox> {
   };
 }
 
-/** A fresh simulator for scenario stepping: its own temporary store, a frozen clock, loopback only (as runner.ts does). */
-export const freshScenarioSimulator: FreshSimulatorFactory = async ({ seed, env, limits }) => {
-  const dir = await mkdtemp(join(tmpdir(), 'understudy-console-scenario-'));
-  const built = await buildSimulator({ storePath: join(dir, 'store.json'), seed, env, clock: 'frozen', limits });
-  try {
-    const baseUrl = await built.app.listen({ host: '127.0.0.1', port: 0 });
-    return {
-      baseUrl,
-      seedDemo: () => seedDemo(built.sim.deps),
-      async close() {
-        await built.close();
-        await rm(dir, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
-    await built.close();
-    await rm(dir, { recursive: true, force: true });
-    throw error;
-  }
-};
-
 /** Reads and checks a scenario file, then provisions it on a fresh simulator, ready to step. */
 export async function openScenarioFile(file: string): Promise<ScenarioStepper> {
-  return startScenarioStepper(await loadScenario(file), file, freshScenarioSimulator);
+  const scenario = await loadScenario(file);
+  const session = await openScenarioSession(scenario, file);
+  return {
+    name: scenario.name,
+    description: scenario.description ?? null,
+    file,
+    total: scenario.steps.length,
+    provisioned: session.result.provisioned,
+    nextIndex: () => session.nextIndex,
+    isDone: () => session.done,
+    async step() {
+      const result = await session.step();
+      if (!result) throw new Error('The scenario has no more steps.');
+      const balances = (await session.balances()).map((b) => ({ name: b.account, accountId: b.accountId, balances: b.balances }));
+      // Ports and secrets are shown as the transcript shows them.
+      return JSON.parse(redact(JSON.stringify({ ...result, balances }), session.result)) as StepView;
+    },
+    close: () => session.close(),
+  };
 }

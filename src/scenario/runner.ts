@@ -80,7 +80,7 @@ export interface ScenarioSession {
   readonly done: boolean;
   step(): Promise<StepResult | null>;
   /** Balances of every account the scenario named, as GET /sim/accounts/{id} shows them. */
-  balances(): Promise<Array<{ account: string; balances: Array<Record<string, string>> }>>;
+  balances(): Promise<Array<{ account: string; accountId: string; balances: Array<Record<string, string>> }>>;
   close(): Promise<void>;
 }
 
@@ -152,8 +152,9 @@ export async function openScenarioSession(scenario: Scenario, file: string): Pro
       async balances() {
         const out = [];
         for (const account of accountNames) {
-          const view = await send(control, 'GET', `/sim/accounts/${values.get(`accounts.${account}.id`)}`, undefined, 'control');
-          out.push({ account, balances: ((view.body as { balances?: Array<Record<string, string>> }).balances ?? []) });
+          const accountId = String(values.get(`accounts.${account}.id`));
+          const view = await send(control, 'GET', `/sim/accounts/${accountId}`, undefined, 'control');
+          out.push({ account, accountId, balances: (view.body as { balances?: Array<Record<string, string>> }).balances ?? [] });
         }
         return out;
       },
