@@ -225,7 +225,8 @@ export const COMMANDS: Command[] = [
   ...selectCommands('catalog', (actions, delta) => actions.moveSelection(delta)),
   { id: 'catalog-open', scope: 'catalog', keys: [{ key: 'return' }], label: '⏎', description: 'open', run: ({ actions }) => void actions.openSelectedAgent() },
   { id: 'catalog-quote', scope: 'catalog', keys: [{ input: 'q' }], label: 'q', description: 'quote', run: ({ actions }) => void actions.quoteSelectedAgent() },
-  { id: 'catalog-demo', scope: 'catalog', keys: [{ input: 'd' }], label: 'd', description: 'demo agent', run: ({ actions }) => void actions.openDemoAgent() },
+  // Global, so that from a fresh start the first quote is two keys away: d, then q.
+  { id: 'demo-agent', scope: 'global', keys: [{ input: 'd' }], label: 'd', description: 'demo agent', run: ({ actions }) => void actions.openDemoAgent() },
   { id: 'catalog-search', scope: 'catalog', keys: [{ input: '/' }], label: '/', description: 'search', run: ({ actions }) => actions.startSearch() },
   { id: 'catalog-filters', scope: 'catalog', keys: [{ input: 'f' }], label: 'f', description: 'filters', run: ({ actions }) => actions.openFilters() },
   { id: 'catalog-sort', scope: 'catalog', keys: [{ input: 's' }], label: 's', description: 'sort', run: ({ actions }) => void actions.cycleSort() },
