@@ -1,0 +1,124 @@
+/**
+ * `npm run bench`: every measurement in one run, side by side with its
+ * baseline, then a table (stdout) and bench/results.json. Progress goes to
+ * stderr. docs/benchmarks.md describes each figure.
+ */
+import { writeFile } from 'node:fs/promises';
+import { cpus, release, totalmem, type as osType } from 'node:os';
+import { join } from 'node:path';
+import { acceptRows, BUYERS, measureAccept } from './accept.ts';
+import { fastForwardRows, LOGS, measureFastForward, SMALL_LOGS } from './fast-forward.ts';
+import { BENCH_DIR, log, removeDir, tempDir, type Row } from './helpers.ts';
+import { measureMemory, memoryRows } from './memory.ts';
+import { populateStore, type PopulatedStore } from './populate.ts';
+import { measureStartup, startupRows } from './startup.ts';
+import { measureThroughput } from './throughput.ts';
+
+const SMALL_RUNS = 100;
+const LARGE_RUNS = 20_000;
+
+const machine = {
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model ?? 'unknown',
+  memoryGB: Math.round(totalmem() / 2 ** 30),
+  os: `${osType()} ${release()}`,
+  node: process.version,
+};
+
+const rows: Row[] = [];
+const failures: string[] = [];
+const phases: Record<string, number> = {};
+
+async function phase(name: string, fn: () => Promise<Row[]>): Promise<void> {
+  log(`${name}…`);
+  const started = performance.now();
+  try {
+    rows.push(...(await fn()));
+  } catch (error) {
+    failures.push(`${name}: ${(error as Error).stack ?? error}`);
+    log(`${name} FAILED: ${(error as Error).message}`);
+  }
+  phases[name] = Math.round(performance.now() - started);
+  log(`${name}: ${(phases[name] / 1000).toFixed(1)} s`);
+}
+
+function formatValue(value: number, unit: string): string {
+  if (!Number.isFinite(value)) return `> limit ${unit}`;
+  if (unit === 'req/s') return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
+  if (unit === 'MB') return `${value.toFixed(0)} ${unit}`;
+  if (unit === 'ms') return `${value < 1 ? value.toFixed(3) : value < 100 ? value.toFixed(2) : Math.round(value).toLocaleString('en-US')} ${unit}`;
+  return `${value} ${unit}`;
+}
+
+function table(all: Row[]): string {
+  const header = ['group', 'measurement', 'value', 'baseline', 'ratio', 'target', 'result', 'notes'];
+  const lines = all.map((r) => [
+    r.group,
+    r.name,
+    formatValue(r.value, r.unit),
+    r.baseline ? `${formatValue(r.baseline.value, r.unit)} (${r.baseline.name})` : '',
+    r.ratio !== undefined && Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}×` : '',
+    r.target?.text ?? '',
+    r.target ? (r.target.pass ? 'PASS' : 'MISS') : '',
+    r.note ?? '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const render = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join(' | ').trimEnd();
+  return [render(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...lines.map(render)].join('\n');
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  log(`machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGB} GB, ${machine.os}, node ${machine.node}`);
+
+  await phase('keyed GETs', measureThroughput);
+  await phase('start to ready', async () => startupRows(await measureStartup()));
+  await phase('clock fast-forward', async () => fastForwardRows(await measureFastForward(SMALL_LOGS), await measureFastForward(LOGS)));
+
+  // The populated stores are built once and used by the memory and accept measurements.
+  const dirs: string[] = [];
+  let small: PopulatedStore | null = null;
+  let large: PopulatedStore | null = null;
+  await phase('populate stores', async () => {
+    const smallDir = await tempDir('small');
+    const largeDir = await tempDir('large');
+    dirs.push(smallDir, largeDir);
+    small = await populateStore(smallDir, { runs: SMALL_RUNS, buyers: BUYERS });
+    large = await populateStore(largeDir, { runs: LARGE_RUNS, buyers: BUYERS });
+    log(`stores: ${SMALL_RUNS} runs in ${Math.round(small.buildMs)} ms, ${LARGE_RUNS} runs in ${Math.round(large.buildMs)} ms (${(large.snapshotBytes / 2 ** 20).toFixed(0)} MB snapshot)`);
+    return [];
+  });
+  if (small && large) {
+    const [s, l] = [small as PopulatedStore, large as PopulatedStore];
+    await phase('memory', async () => memoryRows(await measureMemory(s), await measureMemory(l)));
+    await phase('durable accept', async () => {
+      const [smallAccept, largeAccept] = await measureAccept([s, l]);
+      return acceptRows(smallAccept, largeAccept);
+    });
+  }
+  for (const dir of dirs) await removeDir(dir);
+
+  const totalSeconds = (performance.now() - started) / 1000;
+  const output = table(rows);
+  process.stdout.write(`\nunderstudy benchmarks — ${machine.cpus} cores (${machine.cpuModel}), ${machine.memoryGB} GB, node ${machine.node}; ${totalSeconds.toFixed(0)} s\n\n${output}\n`);
+  const misses = rows.filter((r) => r.target && !r.target.pass).length;
+  const targets = rows.filter((r) => r.target).length;
+  process.stdout.write(`\n${targets - misses} of ${targets} targets met${failures.length ? `; ${failures.length} phase(s) failed` : ''}.\n`);
+  if (failures.length) process.stdout.write(`\n${failures.join('\n\n')}\n`);
+
+  await writeFile(
+    join(BENCH_DIR, 'results.json'),
+    `${JSON.stringify({ at: new Date().toISOString(), machine, totalSeconds, phaseMs: phases, rows, failures }, null, 2)}\n`,
+  );
+  return failures.length ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`bench: ${(error as Error).stack ?? error}\n`);
+    process.exitCode = 1;
+  },
+);
