@@ -5,6 +5,7 @@ import type { Collections } from './domain/collections.ts';
 import { transact, type Deps } from './domain/context.ts';
 import type { Environment, Job } from './domain/records.ts';
 import { Scheduler, type ProcessedJob } from './domain/jobs.ts';
+import { MonitorIndex } from './domain/monitor-index.ts';
 import { Telemetry, type TelemetryState } from './domain/telemetry.ts';
 import { RollingWindows } from './domain/rate-limits.ts';
 import { assertBalanceInvariant } from './domain/ledger.ts';
@@ -50,6 +51,8 @@ export function initialSnapshot(seed: string, clock: ClockState): Snapshot {
  */
 export class Simulator {
   readonly scheduler: Scheduler;
+  /** Blocks holding chain logs and reported monitor events, kept in memory (see sim/domain/monitor-index.ts). */
+  readonly monitorIndex: MonitorIndex;
   readonly telemetry: Telemetry;
   readonly windows = new RollingWindows();
   private stopTicking: (() => void) | null = null;
@@ -64,12 +67,14 @@ export class Simulator {
     this.telemetry = new Telemetry(deps.store.getMeta<TelemetryState>('telemetry'));
     deps.store.setVolatile('telemetry', () => this.telemetry.snapshot());
     this.scheduler = new Scheduler(deps);
+    this.monitorIndex = MonitorIndex.attach(deps.store);
     deps.store.setHooks({
       beforeCommit: (tx) => {
         for (const balance of tx.written('balances')) assertBalanceInvariant(balance);
       },
-      afterCommit: (collection, _id, row) => {
+      afterCommit: (collection, id, row) => {
         if (collection === 'jobs') this.scheduler.observe(row as Job | null);
+        else this.monitorIndex.observe(collection, id, row);
       },
     });
     registerJobHandlers(this);
@@ -150,6 +155,7 @@ export class Simulator {
     this.telemetry.clear();
     this.windows.clear();
     this.scheduler.rebuild();
+    this.monitorIndex.rebuild();
   }
 
   /** GET /sim/snapshot: the whole state, clock included, as one JSON document. */
@@ -184,6 +190,7 @@ export class Simulator {
     this.telemetry.restore((doc.store.meta?.telemetry as TelemetryState | undefined) ?? { requests: [], keyUsage: {} });
     this.windows.clear();
     this.scheduler.rebuild();
+    this.monitorIndex.rebuild();
   }
 
   async close(): Promise<void> {

@@ -1,24 +1,23 @@
 import { CHAIN_CADENCE_MS, blockHash, naturalHead } from './chain-time.ts';
 import { iso, type Deps, type StoreTx } from './context.ts';
 import { errors } from './errors.ts';
+import { MonitorIndex } from './monitor-index.ts';
 import type { ChainLog } from './records.ts';
 
 /**
  * Scripted chains. Per chain, what differs from the natural cadence lives in
  * store meta `chain:<name>`: blocks mined ahead of the cadence, and the reorg
- * generation of replaced blocks. Logs are records, indexed by block number.
- * Nothing is done per empty block: heads and hashes are computed on demand.
+ * generation of replaced blocks. Logs are records, indexed by block number;
+ * which blocks hold logs comes from the in-memory MonitorIndex (built from the
+ * chainLogs collection), so the meta stays small. Nothing is done per empty
+ * block: heads and hashes are computed on demand.
  */
 export const MONITOR_CHAINS = ['ethereum', 'base', 'chainx'] as const;
 
 export interface ChainState {
   extraBlocks: string;
   generations: Record<string, number>;
-  /** Sorted block numbers that hold logs (for skipping empty windows). */
-  logBlocks: string[];
 }
-
-const EMPTY: ChainState = { extraBlocks: '0', generations: {}, logBlocks: [] };
 
 export interface LogInput {
   address: string;
@@ -27,8 +26,10 @@ export interface LogInput {
   transactionHash?: string;
 }
 
+/** The chain's meta; a `logBlocks` list kept there by earlier versions is ignored (and dropped at the next write). */
 export function chainState(tx: Pick<StoreTx, 'getMeta'>, chain: string): ChainState {
-  return { ...EMPTY, ...tx.getMeta<ChainState>(`chain:${chain}`) };
+  const saved = tx.getMeta<Partial<ChainState>>(`chain:${chain}`);
+  return { extraBlocks: saved?.extraBlocks ?? '0', generations: saved?.generations ?? {} };
 }
 
 export function headOf(deps: Deps, tx: Pick<StoreTx, 'getMeta'>, chain: string): bigint {
@@ -76,12 +77,7 @@ function putLogs(deps: Deps, tx: StoreTx, chain: string, block: bigint, generati
 }
 
 function saveState(tx: StoreTx, chain: string, state: ChainState): void {
-  tx.setMeta(`chain:${chain}`, state);
-}
-
-function insertSorted(list: string[], value: bigint): string[] {
-  if (list.includes(value.toString())) return list;
-  return [...list, value.toString()].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
+  tx.setMeta(`chain:${chain}`, { extraBlocks: state.extraBlocks, generations: state.generations });
 }
 
 export function assertChain(chain: string): void {
@@ -93,21 +89,16 @@ export function mineBlocks(deps: Deps, tx: StoreTx, chain: string, count: number
   const state = chainState(tx, chain);
   const first = headOf(deps, tx, chain) + 1n;
   const next: ChainState = { ...state, extraBlocks: (BigInt(state.extraBlocks) + BigInt(count)).toString() };
-  if (logs.length > 0) next.logBlocks = insertSorted(state.logBlocks, first);
   saveState(tx, chain, next);
   const written = putLogs(deps, tx, chain, first, next.generations[first.toString()] ?? 0, logs);
   const blocks = Array.from({ length: count }, (_, i) => ({ number: (first + BigInt(i)).toString(), hash: hashOf(tx, chain, first + BigInt(i)) }));
   return { blocks, logs: written };
 }
 
-/** Logs in blocks [from, to] still on the canonical chain, in (block, index) order. */
-export function logsBetween(tx: Pick<StoreTx, 'getMeta' | 'get'>, chain: string, from: bigint, to: bigint): ChainLog[] {
-  const state = chainState(tx, chain);
+/** Logs in blocks [from, to] still on the canonical chain, in (block, index) order (this transaction's writes included). */
+export function logsBetween(deps: Deps, tx: Pick<StoreTx, 'get' | 'written'>, chain: string, from: bigint, to: bigint): ChainLog[] {
   const out: ChainLog[] = [];
-  for (const b of state.logBlocks) {
-    const n = BigInt(b);
-    if (n < from) continue;
-    if (n > to) break;
+  for (const n of MonitorIndex.of(deps.store).blocksBetween(tx, chain, from, to)) {
     for (let i = 0; ; i += 1) {
       const log = tx.get('chainLogs', logId(chain, n, i));
       if (!log) break;
@@ -117,10 +108,9 @@ export function logsBetween(tx: Pick<StoreTx, 'getMeta' | 'get'>, chain: string,
   return out;
 }
 
-/** The first block ≥ from holding a live log, or null. */
-export function nextLogBlock(tx: Pick<StoreTx, 'getMeta'>, chain: string, from: bigint): bigint | null {
-  for (const b of chainState(tx, chain).logBlocks) if (BigInt(b) >= from) return BigInt(b);
-  return null;
+/** The first block ≥ from that holds logs (removed ones too: a reorg never empties the set), or null; this transaction's writes included. */
+export function nextLogBlock(deps: Deps, tx: Pick<StoreTx, 'written'>, chain: string, from: bigint): bigint | null {
+  return MonitorIndex.of(deps.store).nextLogBlock(tx, chain, from);
 }
 
 /**
@@ -146,15 +136,13 @@ export function reorg(deps: Deps, tx: StoreTx, chain: string, depth: number, log
       }
     }
   }
-  let logBlocks = state.logBlocks;
   if (logs.length > 0) {
     // Replacement logs take indexes after any removed ones in that block.
     let index = 0;
     while (tx.get('chainLogs', logId(chain, first, index))) index += 1;
-    logBlocks = insertSorted(logBlocks, first);
     putLogs(deps, tx, chain, first, generations[first.toString()], logs, index);
   }
-  saveState(tx, chain, { ...state, generations, logBlocks });
+  saveState(tx, chain, { ...state, generations });
   const blocks = [];
   for (let n = first; n <= head; n += 1n) blocks.push({ number: n.toString(), hash: hashOf(tx, chain, n) });
   return { removed, blocks };

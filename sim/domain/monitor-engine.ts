@@ -3,6 +3,7 @@ import { iso, transact, type Deps, type StoreTx } from './context.ts';
 import { queueDeliveries } from './deliveries.ts';
 import { schedule, unschedule } from './jobs.ts';
 import { explain, ruleMatches } from './monitor-rules.ts';
+import { MonitorIndex, noteReported } from './monitor-index.ts';
 import { notify } from './notifications.ts';
 import type { ChainLog, MonitorEventRecord, MonitorRecord, MonitorStatus, MonitorTrigger } from './records.ts';
 
@@ -58,6 +59,7 @@ function addEvent(deps: Deps, tx: StoreTx, m: MonitorRecord, fields: Omit<Monito
   const seq = m.eventCount + 1;
   const event: MonitorEventRecord = { ...fields, id: deps.random.uuid(), monitorId: m.id, accountId: m.accountId, seq, chain: m.chain, status: 'active', observedAt: iso(deps.clock.now()), retractedAt: null };
   tx.put('monitorEvents', event);
+  noteReported(tx, event);
   const next = { ...m, eventCount: seq };
   notify(deps, tx, { accountId: m.accountId, monitorId: m.id, kind: 'monitor.event', title: `${m.name}: ${String(event.event.name ?? event.kind)}`, body: event.explanation, event: { ...event.event, eventId: event.id, blockNumber: event.blockNumber } });
   queueDeliveries(deps, tx, next, event, 'monitor.event');
@@ -80,10 +82,10 @@ function matchEvent(log: ChainLog, ruleId: string, explanation: string) {
 }
 
 /** token-authority-check and sender-approvals-check over lookbackBlocks before the matched log. */
-function runTrigger(tx: StoreTx, m: MonitorRecord, trigger: MonitorTrigger, log: ChainLog) {
+function runTrigger(deps: Deps, tx: StoreTx, m: MonitorRecord, trigger: MonitorTrigger, log: ChainLog) {
   const to = BigInt(log.blockNumber);
   const from = to - BigInt(trigger.lookbackBlocks) < 0n ? 0n : to - BigInt(trigger.lookbackBlocks);
-  const window = logsBetween(tx, m.chain, from, to);
+  const window = logsBetween(deps, tx, m.chain, from, to);
   const found =
     trigger.action === 'token-authority-check'
       ? window.filter((l) => l.address === log.address && ['Upgraded', 'AdminChanged', 'BeaconUpgraded', 'OwnershipTransferred'].includes(l.event))
@@ -107,11 +109,9 @@ function runTrigger(tx: StoreTx, m: MonitorRecord, trigger: MonitorTrigger, log:
 function scanWindow(deps: Deps, tx: StoreTx, m: MonitorRecord, from: bigint, to: bigint): MonitorRecord {
   const matches: Array<{ log: ChainLog; ruleId: string; explanation: string }> = [];
   // A rescan after a reorg covers blocks scanned before: logs still canonical were reported already.
-  const reported = new Set(
-    tx.all('monitorEvents').filter((e) => e.monitorId === m.id && e.kind === 'match' && e.status === 'active').map((e) => `${e.logId}|${e.ruleId}`),
-  );
-  for (const log of logsBetween(tx, m.chain, from, to)) {
-    for (const rule of m.rules) if (ruleMatches(rule, log) && !reported.has(`${log.id}|${rule.id}`)) matches.push({ log, ruleId: rule.id, explanation: explain(rule, log) });
+  const index = MonitorIndex.of(deps.store);
+  for (const log of logsBetween(deps, tx, m.chain, from, to)) {
+    for (const rule of m.rules) if (ruleMatches(rule, log) && !index.isReported(tx, m.id, log.id, rule.id)) matches.push({ log, ruleId: rule.id, explanation: explain(rule, log) });
   }
   const kept = matches.slice(0, m.maximumLogs);
   let next = m;
@@ -123,7 +123,7 @@ function scanWindow(deps: Deps, tx: StoreTx, m: MonitorRecord, from: bigint, to:
       if (trigger.onRule !== match.ruleId || runs >= trigger.maximumRuns || next.rpcUsed + rpc + TRIGGER_RPC_COST > m.rpcBudget) continue;
       rpc += TRIGGER_RPC_COST;
       next = { ...next, triggerRuns: { ...next.triggerRuns, [trigger.id]: runs + 1 } };
-      next = addEvent(deps, tx, next, { ...runTrigger(tx, m, trigger, match.log), blockHash: hashOf(tx, m.chain, BigInt(match.log.blockNumber)) });
+      next = addEvent(deps, tx, next, { ...runTrigger(deps, tx, m, trigger, match.log), blockHash: hashOf(tx, m.chain, BigInt(match.log.blockNumber)) });
     }
   }
   return recordWindow(deps, tx, next, from, 1n, kept.length, matches.length - kept.length, rpc);
@@ -134,7 +134,7 @@ function nextTickAt(deps: Deps, tx: StoreTx, m: MonitorRecord): number {
   const cursor = BigInt(m.cursorBlock);
   const remaining = BigInt(Math.max(0, Math.min(m.tickBudget - m.ticksUsed, m.rpcBudget - m.rpcUsed)));
   const candidates = [cursor + remaining * w - 1n];
-  const logBlock = nextLogBlock(tx, m.chain, cursor);
+  const logBlock = nextLogBlock(deps, tx, m.chain, cursor);
   if (logBlock !== null) candidates.push(cursor + ((logBlock - cursor) / w) * w + w - 1n);
   const block = minBig(...candidates);
   return Math.min(deps.clock.now() + msUntilBlock(deps, tx, m.chain, block), Date.parse(m.endsAt));
@@ -158,7 +158,7 @@ export function tickInTx(deps: Deps, tx: StoreTx, monitorId: string): void {
     const from = BigInt(m.cursorBlock);
     const to = from + w - 1n;
     if (to > head) break;
-    const logBlock = nextLogBlock(tx, m.chain, from);
+    const logBlock = nextLogBlock(deps, tx, m.chain, from);
     if (logBlock !== null && logBlock <= to) {
       m = scanWindow(deps, tx, m, from, to);
       continue;
