@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { Simulator, type SimulatorOptions } from './simulator.ts';
 import { installValidation } from './http/plugins/validation.ts';
 import { frameworkErrors, installErrorHandling } from './http/plugins/errors.ts';
@@ -23,6 +23,9 @@ export async function buildSimulator(
   const sim = await Simulator.open(options);
   const app = Fastify({
     logger: options.logger ? { level: 'error' } : false,
+    // No per-request "incoming request"/"request completed" entries: the request log is
+    // the simulator's own (telemetry), and only unexpected failures are logged.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     // A client's address is the socket's; forwarded headers are not trusted.
     trustProxy: false,

@@ -4,7 +4,7 @@ import type { Listing, ListingVersion, Profile } from './catalog-types.ts';
 import type { Deps } from './context.ts';
 import { errors } from './errors.ts';
 import { priceOf, referencePrice, tariffFor, FEE_BPS } from './pricing.ts';
-import type { ApiKeyRecord } from './records.ts';
+import type { ApiKeyRecord, Environment } from './records.ts';
 
 /** The public catalog (spec 2.4, 2.5, 4.1) and the rail catalogs (2.6, 4.2). */
 
@@ -66,7 +66,7 @@ function sorted(deps: Deps, listings: Listing[], sort: 'newest' | 'name' | 'pric
   const byId = (a: Listing, b: Listing) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   if (sort === 'name') return [...listings].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : byId(a, b)));
   if (sort === 'newest') return [...listings].sort((a, b) => (a.createdAt > b.createdAt ? -1 : a.createdAt < b.createdAt ? 1 : byId(a, b)));
-  const keyed = listings.map((l) => ({ l, p: referencePrice(l, versionOf(deps, l), profile ? [profile] : l.profiles) }));
+  const keyed = listings.map((l) => ({ l, p: cachedReferencePrice(deps, l, profile) }));
   keyed.sort((a, b) => (a.p < b.p ? -1 : a.p > b.p ? 1 : byId(a.l, b.l)));
   return keyed.map((k) => k.l);
 }
@@ -115,6 +115,73 @@ function decodeCursor(deps: Deps, cursor: string, sort: string, query: CatalogQu
   return decoded.o as number;
 }
 
+/**
+ * What the catalog derives from a listing (offers with their BigInt prices, the
+ * summary, reference prices for the price sort), kept while the listing's row, its
+ * version's row and the environment are the same objects. Store rows are frozen
+ * and replaced on every change, so the same object means the same data.
+ */
+interface Derived {
+  version: ListingVersion;
+  env: Environment;
+  summary?: AgentSummary;
+  prices?: Map<Profile | '*', bigint>;
+}
+
+const derived = new WeakMap<Listing, Derived>();
+
+function derivedOf(deps: Deps, listing: Listing): Derived {
+  const version = versionOf(deps, listing);
+  const cached = derived.get(listing);
+  if (cached && cached.version === version && cached.env === deps.env) return cached;
+  const fresh: Derived = { version, env: deps.env };
+  if (Object.isFrozen(listing) && Object.isFrozen(version)) derived.set(listing, fresh);
+  return fresh;
+}
+
+function cachedReferencePrice(deps: Deps, listing: Listing, profile: Profile | undefined): bigint {
+  const entry = derivedOf(deps, listing);
+  const prices = (entry.prices ??= new Map());
+  let price = prices.get(profile ?? '*');
+  if (price === undefined) {
+    price = referencePrice(listing, entry.version, profile ? [profile] : listing.profiles);
+    prices.set(profile ?? '*', price);
+  }
+  return price;
+}
+
+/**
+ * An object that stays the same while nothing the public catalog shows can have
+ * changed: the same listing rows and the same version rows (compared by identity,
+ * in store order, so a row replaced, added or removed makes a new generation), and
+ * the same seed (cursors are signed with it). A cache of catalog answers is valid
+ * while this is the object it was filled under.
+ */
+interface CatalogGeneration {
+  seed: string;
+  listings: Listing[];
+  versions: ListingVersion[];
+}
+
+const generations = new WeakMap<Deps, CatalogGeneration>();
+
+const sameRows = <T>(a: readonly T[], b: readonly T[]) => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+};
+
+export function catalogGeneration(deps: Deps): object {
+  const listings = deps.store.all('listings');
+  const versions = deps.store.all('versions');
+  const seed = deps.random.snapshot().seed;
+  const last = generations.get(deps);
+  if (last && last.seed === seed && sameRows(listings, last.listings) && sameRows(versions, last.versions)) return last;
+  const next: CatalogGeneration = { seed, listings, versions };
+  generations.set(deps, next);
+  return next;
+}
+
 export function offersOf(deps: Deps, listing: Listing) {
   const version = versionOf(deps, listing);
   return listing.profiles.map((profile) => {
@@ -137,13 +204,21 @@ export function offersOf(deps: Deps, listing: Listing) {
   });
 }
 
-export function agentSummary(deps: Deps, listing: Listing) {
+export type AgentSummary = ReturnType<typeof buildAgentSummary>;
+
+/** A listing's summary (shared while the listing and its version are unchanged: callers must not modify it). */
+export function agentSummary(deps: Deps, listing: Listing): AgentSummary {
+  const entry = derivedOf(deps, listing);
+  return (entry.summary ??= Object.freeze(buildAgentSummary(deps, listing)));
+}
+
+function buildAgentSummary(deps: Deps, listing: Listing) {
   return {
     listingId: listing.id,
     name: listing.name,
     description: listing.description,
     chains: listing.chains,
-    offers: offersOf(deps, listing),
+    offers: Object.freeze(offersOf(deps, listing).map((offer) => Object.freeze(offer))),
     availability: listing.availability,
     category: listing.category,
     topics: listing.topics,

@@ -162,6 +162,11 @@ export class FileStore<C extends CollectionMap> {
     this.apply(ops, metaOps, false);
   }
 
+  /** Whether every durable change applied so far is already on disk (settled() would resolve at once). */
+  idle(): boolean {
+    return this.journal.idle();
+  }
+
   /** Settles once every change applied so far is on disk. */
   settled(): Promise<void> {
     return this.journal.settled();

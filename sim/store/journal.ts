@@ -42,6 +42,14 @@ export class Journal {
     this.lines += 1;
   }
 
+  /**
+   * Nothing is being written and nothing has failed: every durable line queued so
+   * far is on disk, so settled() would resolve at once (the synchronous fast path).
+   */
+  idle(): boolean {
+    return this.flushing === null && this.failure === null;
+  }
+
   /** Settles once everything queued so far is on disk. */
   async settled(): Promise<void> {
     while (this.flushing) await this.flushing;

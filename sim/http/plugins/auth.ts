@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { errors } from '../../domain/errors.ts';
 import { authenticate } from '../../domain/keys.ts';
 import type { ApiKeyRecord, Scope } from '../../domain/records.ts';
@@ -27,6 +27,7 @@ declare module 'fastify' {
 }
 
 const SESSION_COOKIE = /(?:^|;\s*)svc_session=/;
+const BEARER = /^Bearer ([^\s]+)$/i;
 
 export function clientAddress(request: FastifyRequest): string {
   return request.socket?.remoteAddress ?? request.ip ?? 'unknown';
@@ -34,25 +35,53 @@ export function clientAddress(request: FastifyRequest): string {
 
 export function installAuth(app: FastifyInstance, sim: Simulator): void {
   app.decorateRequest('apiKey', null);
-  app.addHook('onRequest', async (request) => {
-    const config = request.routeOptions.config;
-    if (!request.url.startsWith('/v1') || !config?.auth) return;
+  // Each /v1 route that declares `auth` gets its own onRequest hook (after the global
+  // ones), built from its config once: a request does not look its route's options up,
+  // and routes without `auth` (/sim, unmatched paths) pay nothing. The hook is
+  // synchronous (callback form): nothing in it waits.
+  app.addHook('onRoute', (route) => {
+    const config = route.config as FastifyContextConfig | undefined;
+    if (!config?.auth) return;
+    const check = checker(sim, config);
+    const onRequest = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      let failure: unknown = null;
+      try {
+        check(request);
+      } catch (error) {
+        failure = error;
+      }
+      if (failure === null) done();
+      else done(failure as Error);
+    };
+    // First among the route's own hooks, as when it was global. A new array: Fastify derives
+    // the HEAD route from the GET route's options, which must not gain this hook twice.
+    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [onRequest, ...own] as never;
+  });
+}
+
+/** The authentication, scope and rate-limit checks of one route (spec 5, 8); throws the spec's error. */
+function checker(sim: Simulator, config: FastifyContextConfig): (request: FastifyRequest) => void {
+  const { auth, scope, rehearsal, quoteCreation } = config;
+  return (request) => {
+    if (!request.url.startsWith('/v1')) return;
     const now = sim.deps.clock.now();
     if (sim.limitsOn) {
       const taken = sim.windows.take(`address:${clientAddress(request)}`, LIMITS.perClientAddressPerMinute, now);
       if (!taken.allowed) throw errors.tooManyRequests(taken.retryAfterSeconds);
     }
-    if (config.rehearsal && sim.deps.env === 'production') throw errors.unavailable('Rehearsal routes are not available in the production environment.');
-    if (config.auth === 'none') return;
+    if (rehearsal && sim.deps.env === 'production') throw errors.unavailable('Rehearsal routes are not available in the production environment.');
+    if (auth === 'none') return;
     const authorization = request.headers.authorization;
-    const hasCookie = SESSION_COOKIE.test(request.headers.cookie ?? '');
+    const cookie = request.headers.cookie;
+    const hasCookie = cookie !== undefined && SESSION_COOKIE.test(cookie);
     if (authorization !== undefined && hasCookie) throw errors.bothCredentials();
     if (authorization === undefined) {
-      if (config.auth === 'optional' && !hasCookie) return;
+      if (auth === 'optional' && !hasCookie) return;
       // The simulator has no web session: a cookie alone is not a credential /v1 accepts from it.
       throw errors.unauthenticated();
     }
-    const match = /^Bearer ([^\s]+)$/i.exec(authorization);
+    const match = BEARER.exec(authorization);
     const key = match ? authenticate(sim.deps, match[1]) : null;
     if (!key) throw errors.unauthenticated();
     if (sim.limitsOn) {
@@ -61,12 +90,12 @@ export function installAuth(app: FastifyInstance, sim: Simulator): void {
     }
     request.apiKey = key;
     sim.telemetry.keyUsed(key.id, now);
-    if (config.scope && !key.scopes.includes(config.scope)) throw errors.missingScope();
-    if (config.quoteCreation && sim.limitsOn) {
+    if (scope && !key.scopes.includes(scope)) throw errors.missingScope();
+    if (quoteCreation && sim.limitsOn) {
       const taken = sim.windows.take(`quotes:${clientAddress(request)}`, LIMITS.quoteCreationsPerAddressPerMinute, now);
       if (!taken.allowed) throw errors.tooManyRequests(taken.retryAfterSeconds);
     }
-  });
+  };
 }
 
 /** The authenticated key of a route declared with auth 'key'. */

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { CATEGORIES, CHAINS, OWNERSHIPS, PERMISSIONS, PRICE_STRUCTURES, PROFILES, TOPICS } from '../../domain/catalog-types.ts';
-import { Amount, DateTime, Uuid } from './common.ts';
+import { Amount, DateTime, Nullable, Uuid } from './common.ts';
 
 const oneOf = (values: readonly string[]) => Type.String({ enum: [...values] });
 
@@ -28,7 +28,7 @@ const Offer = Type.Object(
   {
     profile: Type.String(),
     enabled: Type.Boolean(),
-    pricing: Type.Union([Type.Object({ maximumBuyerDebitAtomic: Amount }, { additionalProperties: true }), Type.Null()]),
+    pricing: Nullable(Type.Object({ maximumBuyerDebitAtomic: Amount }, { additionalProperties: true })),
   },
   { additionalProperties: true },
 );
@@ -63,7 +63,7 @@ export const AgentDetail = Type.Object(
 
 export const AgentPage = Type.Object({
   agents: Type.Array(Type.Ref('AgentSummary'), { maxItems: 50 }),
-  nextCursor: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]),
+  nextCursor: Nullable(Type.String({ maxLength: 200 })),
   total: Type.Integer(),
   sort: Type.String(),
   environment: Type.Object({}, { additionalProperties: true }),

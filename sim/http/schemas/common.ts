@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 /** Shapes shared by every resource (spec 2.1, 2.16). */
 export const Uuid = Type.String({ format: 'uuid' });
@@ -6,7 +6,16 @@ export const Amount = Type.String({ pattern: '^(0|[1-9][0-9]*)$' });
 export const DateTime = Type.String({ format: 'date-time' });
 export const ContractHash = Type.String({ pattern: '^[a-f0-9]{64}$' });
 export const IdempotencyKey = Type.String({ minLength: 8, maxLength: 128, pattern: '^[a-zA-Z0-9_-]+$' });
-export const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * `schema` or null, as one schema with `type: [schema's type, 'null']` (JSON Schema
+ * 2020-12, OpenAPI 3.1) rather than an `anyOf`: the response serializer then tells
+ * null from a value by its JavaScript type instead of validating each branch.
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type !== 'string') throw new Error('Nullable: the schema must have a single type');
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+}
 
 export const ErrorBody = Type.Object(
   { error: Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false }) },

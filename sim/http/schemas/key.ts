@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { PROFILES } from '../../domain/catalog-types.ts';
 import { SCOPES } from '../../domain/records.ts';
-import { Amount, DateTime, Uuid } from './common.ts';
+import { Amount, DateTime, Nullable, Uuid } from './common.ts';
 
 /** The API key object of spec 2.3. */
 export const Scope = Type.String({ enum: [...SCOPES] });
@@ -10,13 +10,13 @@ export const ProfileSchema = Type.String({ enum: [...PROFILES] });
 export const ApiKey = Type.Object(
   {
     id: Uuid,
-    name: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
+    name: Nullable(Type.String({ maxLength: 100 })),
     prefix: Type.String(),
     last4: Type.String(),
     scopes: Type.Array(Scope),
     profile: ProfileSchema,
     assetId: Type.String(),
-    listingIds: Type.Union([Type.Array(Uuid, { maxItems: 50 }), Type.Null()]),
+    listingIds: Nullable(Type.Array(Uuid, { maxItems: 50 })),
     spendLimitAtomic: Amount,
     spendUsedAtomic: Amount,
     remainingSpendAtomic: Amount,
@@ -24,8 +24,8 @@ export const ApiKey = Type.Object(
     requestsLast24h: Type.Integer(),
     createdAt: DateTime,
     expiresAt: DateTime,
-    lastUsedAt: Type.Union([DateTime, Type.Null()]),
-    revokedAt: Type.Union([DateTime, Type.Null()]),
+    lastUsedAt: Nullable(DateTime),
+    revokedAt: Nullable(DateTime),
     status: Type.String({ enum: ['active', 'expired', 'revoked'] }),
   },
   { $id: 'ApiKey' },

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, IdempotencyKey, Uuid } from './common.ts';
+import { DateTime, IdempotencyKey, Nullable, Uuid } from './common.ts';
 import { RULE_EVENTS } from '../../domain/monitor-rules.ts';
 
 /** Spec 4.10–4.12: monitor creation, rule objects and triggers, no additional properties anywhere. */
@@ -72,20 +72,20 @@ export const Monitor = Type.Object(
     id: Uuid,
     status: Type.String({ enum: ['active', 'paused', 'stopped', 'expired', 'exhausted'] }),
     name: Type.String(),
-    versionId: Type.Union([Uuid, Type.Null()]),
+    versionId: Nullable(Uuid),
     chain: Type.String(),
-    statusReason: Type.Union([Type.String(), Type.Null()]),
+    statusReason: Nullable(Type.String()),
     endsAt: DateTime,
     tickBudget: Type.Integer(),
     ticksUsed: Type.Integer(),
     rpcBudget: Type.Integer(),
     rpcUsed: Type.Integer(),
-    webhook: Type.Union([Type.Object({ url: Type.String(), signature: Type.String() }), Type.Null()]),
+    webhook: Nullable(Type.Object({ url: Type.String(), signature: Type.String() })),
   },
   { additionalProperties: true, $id: 'Monitor' },
 );
 
-export const MonitorCreated = Type.Object({ monitor: Type.Ref('Monitor'), webhookSecret: Type.Union([Type.String(), Type.Null()]), replayed: Type.Boolean() });
+export const MonitorCreated = Type.Object({ monitor: Type.Ref('Monitor'), webhookSecret: Nullable(Type.String()), replayed: Type.Boolean() });
 
 export const MonitorDetail = Type.Object({
   monitor: Type.Ref('Monitor'),
@@ -106,8 +106,8 @@ export const Notification = Type.Object(
     title: Type.String(),
     body: Type.String(),
     createdAt: DateTime,
-    event: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
-    acknowledgedAt: Type.Optional(Type.Union([DateTime, Type.Null()])),
+    event: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }))),
+    acknowledgedAt: Type.Optional(Nullable(DateTime)),
   },
   { $id: 'Notification' },
 );

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Amount, ContractHash, DateTime, IdempotencyKey, Uuid } from './common.ts';
+import { Amount, ContractHash, DateTime, IdempotencyKey, Nullable, Uuid } from './common.ts';
 
 /** Spec 4.3: a UUID with version digit 1–8 and variant 8, 9, a or b; the all-zero and all-f UUIDs too. */
 export const LISTING_ID_PATTERN =
@@ -29,8 +29,8 @@ export const Quote = Type.Object(
     maxExecutionChargeAtomic: Amount,
     unitCosts: Type.Object({}, { additionalProperties: true }),
     resultPolicy: Type.String(),
-    resultContract: Type.Union([Type.String(), Type.Null()]),
-    modelExecution: Type.Union([Type.Object({ costCapAtomic: Amount, rateAtomic: Amount }), Type.Null()]),
+    resultContract: Nullable(Type.String()),
+    modelExecution: Nullable(Type.Object({ costCapAtomic: Amount, rateAtomic: Amount })),
     input: Type.Object({}, { additionalProperties: true }),
     agentKind: Type.String(),
     priceRevision: Type.Integer(),
@@ -50,12 +50,12 @@ export const Run = Type.Object(
     status: Type.String({ enum: PUBLISHED_RUN_STATUSES }),
     versionId: Type.Optional(Uuid),
     input: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    output: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
+    output: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }))),
     error: Type.Optional(Type.Unknown()),
     mode: Type.Optional(Type.String()),
     attempt: Type.Optional(Type.Integer()),
     rpcUsed: Type.Optional(Type.Integer()),
-    deadlineAt: Type.Optional(Type.Union([DateTime, Type.Null()])),
+    deadlineAt: Type.Optional(Nullable(DateTime)),
     createdAt: Type.Optional(DateTime),
     updatedAt: Type.Optional(DateTime),
   },
@@ -76,7 +76,7 @@ export const Billing = Type.Object(
     quoteId: Uuid,
     reservationId: Uuid,
     status: Type.String({ enum: ['reserved', 'pending', 'settled'] }),
-    settlement: Type.Union([
+    settlement: Nullable(
       Type.Object(
         {
           outcome: Type.String({ enum: ['succeeded', 'partial', 'failed', 'cancelled', 'expired'] }),
@@ -87,13 +87,12 @@ export const Billing = Type.Object(
         },
         { additionalProperties: true },
       ),
-      Type.Null(),
-    ]),
-    pendingReason: Type.Union([Type.String(), Type.Null()]),
+    ),
+    pendingReason: Nullable(Type.String()),
     authorizedRpcCalls: Type.Integer(),
     reconciledRpcCalls: Type.Integer(),
     unresolvedRpcCalls: Type.Integer(),
-    modelCost: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+    modelCost: Nullable(Type.Object({}, { additionalProperties: true })),
     notice: Type.String(),
   },
   { additionalProperties: true, $id: 'Billing' },

@@ -2,14 +2,26 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { cancelRun } from '../../../domain/run-worker.ts';
 import { eventsOf, exportFor, receiptFor, runView, visibleRun } from '../../../domain/run-views.ts';
+import type { RunRecord } from '../../../domain/records.ts';
 import type { Simulator } from '../../../simulator.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, IdParams, NoQuery } from '../../schemas/common.ts';
 import { ExportDoc, Receipt } from '../../schemas/quote.ts';
 
+/** Serialized GET /v1/runs/{id} answers kept (the oldest goes first). */
+const RUN_CACHE_SIZE = 1_000;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** Run reads and cancel (spec 4.6–4.9). */
 export function runRoutes(app: FastifyInstance, sim: Simulator): void {
   const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
+
+  // A run's answer is its row and its events; events are only ever added, and adding
+  // one replaces the run's row (eventCount). Rows are frozen and replaced on every
+  // change, so while the store holds the very row an answer was built from, that
+  // answer (serialized by the route's own serializer) is still exact. Polling an ended
+  // run, or a run between steps, then costs the access check and one lookup.
+  const answers = new Map<string, { run: RunRecord; body: string }>();
 
   app.get('/v1/runs/:id', {
     config: { auth: 'key', scope: 'runs:read' },
@@ -21,9 +33,17 @@ export function runRoutes(app: FastifyInstance, sim: Simulator): void {
       querystring: NoQuery,
       response: { 200: Type.Object({ run: Type.Ref('Run'), events: Type.Array(Type.Ref('RunEvent'), { maxItems: 250 }) }), ...errorResponses(400, 401, 403, 404, 429) },
     },
-    handler: async (request) => {
+    handler: (request, reply) => {
       const run = visibleRun(sim.deps, keyOf(request), idOf(request));
-      return { run: runView(run), events: eventsOf(sim.deps, run) };
+      const cached = answers.get(run.id);
+      let body: string;
+      if (cached !== undefined && cached.run === run) body = cached.body;
+      else {
+        body = reply.serialize({ run: runView(run), events: eventsOf(sim.deps, run) }) as string;
+        if (cached === undefined && answers.size >= RUN_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
+        answers.set(run.id, { run, body });
+      }
+      reply.type(JSON_TYPE).send(body);
     },
   });
 
