@@ -66,6 +66,7 @@ function checker(sim: Simulator, config: FastifyContextConfig): (request: Fastif
   return (request) => {
     if (!request.url.startsWith('/v1')) return;
     const now = sim.deps.clock.now();
+    request.simNowMs = now;
     if (sim.limitsOn) {
       const taken = sim.windows.take(`address:${clientAddress(request)}`, LIMITS.perClientAddressPerMinute, now);
       if (!taken.allowed) throw errors.tooManyRequests(taken.retryAfterSeconds);

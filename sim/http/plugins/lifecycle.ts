@@ -17,6 +17,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The simulated instant the handler ran at. */
     simNow?: string;
+    /** The request's instant, fixed by its first hook that reads the clock (authentication). */
+    simNowMs?: number;
   }
 }
 
@@ -48,7 +50,9 @@ export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
   app.addHook('onRoute', (route) => {
     const handler = route.handler;
     route.handler = function pinned(this: unknown, request, reply) {
-      return clock.pin(() => {
+      // The instant authentication saw (lastUsedAt, rate windows) is the handler's too.
+      const at = request.simNowMs ?? clock.now();
+      return clock.pinAt(at, () => {
         request.simNow = isoAt(clock.now());
         return (handler as (...args: unknown[]) => unknown).call(this, request, reply);
       }) as never;
