@@ -1,18 +1,14 @@
 import type { SimBalance } from '../client/types.ts';
+import type { CheckResult, StepResult } from '../scenario/runner.ts';
 
 /**
  * What the console's scenario screen steps through: one step at a time, each
  * step's request, answer and the ledger balances right after it. The console
  * only knows this shape; src/cli/tui.ts supplies the implementation (a
  * src/scenario session on its own fresh simulator), so the console never
- * imports the simulator or the runner.
+ * imports the simulator or the runner (only the runner's result types).
  */
-export interface StepCheck {
-  ok: boolean;
-  what: string;
-  expected?: unknown;
-  actual?: unknown;
-}
+export type StepCheck = CheckResult;
 
 export interface AccountBalances {
   /** The scenario's name for the account (`payer`, `demo-evm`, ...). */
@@ -21,16 +17,7 @@ export interface AccountBalances {
   balances: SimBalance[];
 }
 
-export interface StepView {
-  index: number;
-  name: string | null;
-  action: string;
-  request: { method: string; path: string; key?: string; headers?: Record<string, string>; body?: unknown } | null;
-  status: number | null;
-  body: unknown;
-  saved: Record<string, unknown>;
-  checks: StepCheck[];
-  error: string | null;
+export interface StepView extends StepResult {
   /** Every account of the scenario, read after the step. */
   balances: AccountBalances[];
 }
