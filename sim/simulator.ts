@@ -99,10 +99,6 @@ export class Simulator {
     return this.scheduler.advanceTo(() => this.deps.clock.now());
   }
 
-  /** After a control call made work due now (mined logs, a reorg): run it before answering, in either clock mode. */
-  catchUpNow(): Promise<ProcessedJob[]> {
-    return this.catchUp();
-  }
 
   /** Monitor creation: 10 per minute per owner (spec 8), unless limits are off. */
   createMonitorLimited<T>(accountId: string, create: () => T): T {

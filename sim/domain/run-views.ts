@@ -57,16 +57,7 @@ export function billingView(billing: BillingRecord) {
     quoteId: billing.quoteId,
     reservationId: billing.reservationId,
     status: billing.status,
-    settlement: billing.settlement
-      ? {
-          outcome: billing.settlement.outcome,
-          chargedAtomic: billing.settlement.chargedAtomic,
-          creatorFeeAtomic: billing.settlement.creatorFeeAtomic,
-          platformFeeAtomic: billing.settlement.platformFeeAtomic,
-          executionChargeAtomic: billing.settlement.executionChargeAtomic,
-          settledAt: billing.settlement.settledAt,
-        }
-      : null,
+    settlement: billing.settlement,
     pendingReason: billing.pendingReason,
     heldAtomic: billing.pendingDecision?.heldAtomic ?? '0',
     authorizedRpcCalls: billing.authorizedRpcCalls,

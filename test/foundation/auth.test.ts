@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../sim/domain/keys.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 import {
@@ -8,25 +8,16 @@ import {
   KEY_FIELDS,
   KEY_NOT_ACCEPTED,
   MISSING_SCOPE,
-  removeTempDirs,
   UNAUTHENTICATED,
   UUID,
+  simulatorsPerTest,
 } from './support.ts';
 
 const TEST_KEY = /^svc_test_[A-Za-z0-9_-]{43}$/;
 const LIVE_KEY = /^svc_live_[A-Za-z0-9_-]{43}$/;
 const BOTH_CREDENTIALS = { error: { code: 'request_rejected', message: 'Send either a session cookie or an API key, not both.' } };
 
-const running: TestSimulator[] = [];
-async function start(options: Parameters<typeof startSimulator>[0] = {}): Promise<TestSimulator> {
-  const sim = await startSimulator(options);
-  running.push(sim);
-  return sim;
-}
-afterEach(async () => {
-  for (const sim of running.splice(0)) await sim.destroy();
-  await removeTempDirs();
-});
+const start = simulatorsPerTest();
 
 describe('key format', () => {
   it('test environment keys are svc_test_ + 43 base64url characters; prefix and last4 identify them', async () => {

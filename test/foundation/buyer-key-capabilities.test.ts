@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
-import { advance, createAccount, createKey, KEY_FIELDS, removeTempDirs, tempDir, UUID } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { startSimulator } from '../helpers/simulator.ts';
+import { advance, createAccount, createKey, KEY_FIELDS, tempDir, UUID, simulatorsPerTest } from './support.ts';
 
-const running: TestSimulator[] = [];
-async function start(options: Parameters<typeof startSimulator>[0] = {}): Promise<TestSimulator> {
-  const sim = await startSimulator(options);
-  running.push(sim);
-  return sim;
-}
-afterEach(async () => {
-  for (const sim of running.splice(0)) await sim.destroy();
-  await removeTempDirs();
-});
+const start = simulatorsPerTest();
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const AMOUNT = /^(0|[1-9][0-9]*)$/;

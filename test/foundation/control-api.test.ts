@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
-import { advance, createAccount, createKey, EPOCH_MS, removeTempDirs, tempDir, UNAUTHENTICATED, UUID } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { startSimulator } from '../helpers/simulator.ts';
+import { advance, createAccount, createKey, EPOCH_MS, tempDir, UNAUTHENTICATED, UUID, simulatorsPerTest } from './support.ts';
 
-const running: TestSimulator[] = [];
-async function start(options: Parameters<typeof startSimulator>[0] = {}): Promise<TestSimulator> {
-  const sim = await startSimulator(options);
-  running.push(sim);
-  return sim;
-}
-afterEach(async () => {
-  for (const sim of running.splice(0)) await sim.destroy();
-  await removeTempDirs();
-});
+const start = simulatorsPerTest();
 
 const BALANCE_FIELDS = ['profile', 'assetId', 'depositedAtomic', 'availableAtomic', 'reservedAtomic', 'pendingAtomic', 'chargedAtomic'];
 

@@ -1,20 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
-import { advance, createAccount, createKey, removeTempDirs } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import type { TestSimulator } from '../helpers/simulator.ts';
+import { advance, createAccount, createKey, simulatorsPerTest } from './support.ts';
 
 const KEY_RATE_LIMITED = { error: { code: 'request_rejected', message: 'This API key exceeded its request rate limit. Try again shortly.' } };
 const TOO_MANY = { error: { code: 'request_rejected', message: 'Too many requests. Try again shortly.' } };
 
-const running: TestSimulator[] = [];
-async function start(options: Parameters<typeof startSimulator>[0] = {}): Promise<TestSimulator> {
-  const sim = await startSimulator(options);
-  running.push(sim);
-  return sim;
-}
-afterEach(async () => {
-  for (const sim of running.splice(0)) await sim.destroy();
-  await removeTempDirs();
-});
+const start = simulatorsPerTest();
 
 /** Every error answer is exactly { error: { code, message } }. */
 function expectErrorBody(body: unknown, code: string): { code: string; message: string } {

@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
-import type { TestSimulator } from '../helpers/simulator.ts';
+import { afterEach, expect } from 'vitest';
+import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 
 /** Shared helpers of the foundation suite (not a test file). */
 
@@ -98,4 +98,21 @@ export async function advance(sim: TestSimulator, body: Record<string, unknown>)
   const response = await sim.json({ method: 'POST', url: '/sim/clock/advance', body });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body;
+}
+
+/**
+ * A `start` for one test file: each simulator it starts is destroyed, and the
+ * temporary directories removed, after every test.
+ */
+export function simulatorsPerTest(): (options?: Parameters<typeof startSimulator>[0]) => Promise<TestSimulator> {
+  const running: TestSimulator[] = [];
+  afterEach(async () => {
+    for (const sim of running.splice(0)) await sim.destroy();
+    await removeTempDirs();
+  });
+  return async (options = {}) => {
+    const sim = await startSimulator(options);
+    running.push(sim);
+    return sim;
+  };
 }

@@ -3,20 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOLANA_INSPECTION_LISTING_ID, TOKEN_RESEARCH_LISTING_ID, WORKFLOW_LISTING_ID } from '../../fixtures/listings/index.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 import {
-  accept, acceptOk, ASSET_ID, canonical, contractTermsOf, expectLedger, idempotencyKey, provision, quoteOk, recomputeHash, tokenInput,
-  type Buyer, type Profile,
-} from './support.ts';
+  accept, acceptOk, ASSET_ID, canonical, contractTermsOf, expectLedger, idempotencyKey, quoteOk, recomputeHash, tokenInput,
+  type Buyer, type Profile, provisionBuyers } from './support.ts';
 
 /** The contract hash (spec 2.1, 4.4; docs/contract-hash.md) recomputed from the quote response and the key's assetId alone. */
 
 let s: TestSimulator;
-const buyers = {} as Record<Profile, Buyer>;
+let buyers: Record<Profile, Buyer>;
 beforeAll(async () => {
   s = await startSimulator({ demo: false });
-  buyers.solana_sol = await provision(s, 'solana_sol');
-  buyers.solana_usdc = await provision(s, 'solana_usdc', { accountId: buyers.solana_sol.accountId });
-  buyers.local_custody = await provision(s, 'local_custody');
-  buyers.sim = await provision(s, 'sim', { accountId: buyers.local_custody.accountId });
+  buyers = await provisionBuyers(s);
 });
 afterAll(async () => {
   await s?.destroy();

@@ -7,8 +7,7 @@ import { priceOf } from '../../sim/domain/pricing.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 import {
   acceptOk, advance, ASSET_ID, balanceOf, balances, big, clockNow, createAccount, deposit, provision, quoteOk, RAIL, spendUsed, tokenInput,
-  type Buyer, type Profile,
-} from './support.ts';
+  type Buyer, type Profile, provisionBuyers } from './support.ts';
 
 /** Spec 2.7 and the pricing rules of docs/pricing.md, re-derived with BigInt from the rail catalogs' tariffs and manifests. */
 
@@ -70,13 +69,10 @@ function inputFor(manifest: { agentKind: string; chains: string[]; inputFields: 
 }
 
 let s: TestSimulator;
-const buyers = {} as Record<Profile, Buyer>;
+let buyers: Record<Profile, Buyer>;
 beforeAll(async () => {
   s = await startSimulator({ demo: false });
-  buyers.solana_sol = await provision(s, 'solana_sol');
-  buyers.solana_usdc = await provision(s, 'solana_usdc', { accountId: buyers.solana_sol.accountId });
-  buyers.local_custody = await provision(s, 'local_custody');
-  buyers.sim = await provision(s, 'sim', { accountId: buyers.local_custody.accountId });
+  buyers = await provisionBuyers(s);
 });
 afterAll(async () => {
   await s?.destroy();

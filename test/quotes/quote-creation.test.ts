@@ -5,8 +5,7 @@ import {
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 import {
   ASSET_ID, createKey, createQuote, ETH_ASSET, EVM_ADDRESS, LISTING_NOT_ALLOWED, LISTING_NOT_FOUND, observe, OTHER_ENVIRONMENT, provision, quoteOk,
-  RAIL, SIM_ASSET, SOL_ASSET, tokenInput, USDC_ASSET, type Buyer, type Profile,
-} from './support.ts';
+  RAIL, SIM_ASSET, SOL_ASSET, tokenInput, USDC_ASSET, type Buyer, type Profile, provisionBuyers } from './support.ts';
 
 /** Quote creation (spec 3.1, 4.3, 5, 7, 8): each refusal with its status, code and message, and proof that nothing changed. */
 
@@ -18,13 +17,10 @@ const INSPECTION_INPUT = { analysisChain: 'solana', network: 'mainnet-beta', enc
 const WORKFLOW_INPUT = { workflow: 'service.workflow.v1', chain: 'ethereum', values: { protocol: 'Example Finance', question: 'Who can upgrade the vault?' } };
 
 let s: TestSimulator;
-const buyers = {} as Record<Profile, Buyer>;
+let buyers: Record<Profile, Buyer>;
 beforeAll(async () => {
   s = await startSimulator({ demo: false });
-  buyers.solana_sol = await provision(s, 'solana_sol');
-  buyers.solana_usdc = await provision(s, 'solana_usdc', { accountId: buyers.solana_sol.accountId });
-  buyers.local_custody = await provision(s, 'local_custody');
-  buyers.sim = await provision(s, 'sim', { accountId: buyers.local_custody.accountId });
+  buyers = await provisionBuyers(s);
 });
 afterAll(async () => {
   await s?.destroy();

@@ -206,3 +206,12 @@ export async function clockNow(s: TestSimulator): Promise<string> {
 }
 
 export const big = (x: string) => BigInt(x);
+
+/** One buyer per profile on a simulator without demo data: SOL and USDC share a Solana account, ETH and sim an EVM one. */
+export async function provisionBuyers(s: TestSimulator): Promise<Record<Profile, Buyer>> {
+  const solana_sol = await provision(s, 'solana_sol');
+  const solana_usdc = await provision(s, 'solana_usdc', { accountId: solana_sol.accountId });
+  const local_custody = await provision(s, 'local_custody');
+  const sim = await provision(s, 'sim', { accountId: local_custody.accountId });
+  return { solana_sol, solana_usdc, local_custody, sim };
+}

@@ -49,7 +49,7 @@ export function controlMonitorRoutes(app: FastifyInstance, sim: Simulator): void
         return result;
       });
       // Monitors whose window just completed look at once.
-      await sim.catchUpNow();
+      await sim.catchUp();
       return reply.code(201).send({ blocks: mined.blocks, logs: mined.logs.map((l) => ({ blockNumber: l.blockNumber, logIndex: l.logIndex, transactionHash: l.transactionHash, address: l.address, event: l.event })) });
     },
   });
@@ -64,7 +64,7 @@ export function controlMonitorRoutes(app: FastifyInstance, sim: Simulator): void
         retractForReorg(deps, tx, chain, replaced.removed, BigInt(replaced.blocks[0].number));
         return replaced;
       });
-      await sim.catchUpNow();
+      await sim.catchUp();
       return { removed: result.removed.map((l) => ({ blockNumber: l.blockNumber, logIndex: l.logIndex, transactionHash: l.transactionHash, address: l.address, event: l.event })), blocks: result.blocks };
     },
   });

@@ -5,11 +5,11 @@ import type { Rail } from '../../../domain/assets.ts';
 import type { Simulator } from '../../../simulator.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, NoQuery } from '../../schemas/common.ts';
+import { AnswerCache, JSON_TYPE } from '../../answer-cache.ts';
 import { AgentPage, AgentQuery, ListingParams, RailCatalog, SolanaCatalogQuery } from '../../schemas/catalog.ts';
 
 /** Pages of GET /v1/public/agents kept, serialized, per query (the oldest goes first). */
 const PAGE_CACHE_SIZE = 256;
-const JSON_TYPE = 'application/json; charset=utf-8';
 /** Every query parameter the page depends on (a query is validated strictly, so there are no others). */
 const PAGE_KEYS = ['q', 'chain', 'ownership', 'review', 'profile', 'available', 'category', 'priceStructure', 'permission', 'topic', 'sort', 'limit', 'cursor'] as const;
 
@@ -18,30 +18,19 @@ export function catalogRoutes(app: FastifyInstance, sim: Simulator): void {
   // serialized once (by the route's own serializer) and sent as it is until a listing,
   // a version or the seed changes (catalogGeneration). Validation, authentication and
   // a refused cursor are unaffected: only a successful page is kept.
-  const pages = new Map<string, string>();
-  let pagesGeneration: object | null = null;
+  const pages = new AnswerCache<object>(PAGE_CACHE_SIZE);
   app.get('/v1/public/agents', {
     config: { auth: 'optional', scope: 'catalog:read' },
     schema: { tags: ['catalog'], operationId: 'listAgents', querystring: AgentQuery, response: { 200: AgentPage, ...errorResponses(400, 401, 403, 429) } },
     handler: (request, reply) => {
       const query = request.query as CatalogQuery;
-      const generation = catalogGeneration(sim.deps);
-      if (generation !== pagesGeneration) {
-        pages.clear();
-        pagesGeneration = generation;
-      }
       let key = '';
       for (const name of PAGE_KEYS) {
         const value = query[name];
         // Length-prefixed, so no two queries share a key.
         key += value === undefined ? '-' : `${String(value).length}:${value}`;
       }
-      let body = pages.get(key);
-      if (body === undefined) {
-        body = reply.serialize(searchAgents(sim.deps, query)) as string;
-        if (pages.size >= PAGE_CACHE_SIZE) pages.delete(pages.keys().next().value as string);
-        pages.set(key, body);
-      }
+      const body = pages.body(key, catalogGeneration(sim.deps), () => reply.serialize(searchAgents(sim.deps, query)) as string);
       reply.type(JSON_TYPE).send(body);
     },
   });

@@ -6,11 +6,11 @@ import type { RunRecord } from '../../../domain/records.ts';
 import type { Simulator } from '../../../simulator.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, IdParams, NoQuery } from '../../schemas/common.ts';
+import { AnswerCache, JSON_TYPE } from '../../answer-cache.ts';
 import { ExportDoc, Receipt } from '../../schemas/quote.ts';
 
 /** Serialized GET /v1/runs/{id} answers kept (the oldest goes first). */
 const RUN_CACHE_SIZE = 1_000;
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Run reads and cancel (spec 4.6–4.9). */
 export function runRoutes(app: FastifyInstance, sim: Simulator): void {
@@ -21,7 +21,7 @@ export function runRoutes(app: FastifyInstance, sim: Simulator): void {
   // change, so while the store holds the very row an answer was built from, that
   // answer (serialized by the route's own serializer) is still exact. Polling an ended
   // run, or a run between steps, then costs the access check and one lookup.
-  const answers = new Map<string, { run: RunRecord; body: string }>();
+  const answers = new AnswerCache<RunRecord>(RUN_CACHE_SIZE);
 
   app.get('/v1/runs/:id', {
     config: { auth: 'key', scope: 'runs:read' },
@@ -35,14 +35,7 @@ export function runRoutes(app: FastifyInstance, sim: Simulator): void {
     },
     handler: (request, reply) => {
       const run = visibleRun(sim.deps, keyOf(request), idOf(request));
-      const cached = answers.get(run.id);
-      let body: string;
-      if (cached !== undefined && cached.run === run) body = cached.body;
-      else {
-        body = reply.serialize({ run: runView(run), events: eventsOf(sim.deps, run) }) as string;
-        if (cached === undefined && answers.size >= RUN_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
-        answers.set(run.id, { run, body });
-      }
+      const body = answers.body(run.id, run, () => reply.serialize({ run: runView(run), events: eventsOf(sim.deps, run) }) as string);
       reply.type(JSON_TYPE).send(body);
     },
   });
