@@ -4,7 +4,7 @@ import { FileStore, type Snapshot } from './store/file-store.ts';
 import type { Collections } from './domain/collections.ts';
 import { transact, type Deps } from './domain/context.ts';
 import type { Environment, Job } from './domain/records.ts';
-import { Scheduler, type ProcessedJob } from './domain/jobs.ts';
+import { Scheduler, type Advanced } from './domain/jobs.ts';
 import { MonitorIndex } from './domain/monitor-index.ts';
 import { Telemetry, type TelemetryState } from './domain/telemetry.ts';
 import { RollingWindows } from './domain/rate-limits.ts';
@@ -95,7 +95,7 @@ export class Simulator {
   }
 
   /** Runs whatever is due at the current simulated time (realtime: since the last request or tick). */
-  catchUp(): Promise<ProcessedJob[]> {
+  catchUp(): Promise<Advanced> {
     return this.scheduler.advanceTo(() => this.deps.clock.now());
   }
 
@@ -120,8 +120,8 @@ export class Simulator {
    * frozen mode (two concurrent 10 s advances make 20 s), and from `from` (the
    * request's instant) in realtime mode, where wall time keeps moving.
    */
-  async advance(to: { seconds: number; from?: number } | { toMs: number } | { next: true }): Promise<ProcessedJob[]> {
-    const processed =
+  async advance(to: { seconds: number; from?: number } | { toMs: number } | { next: true }): Promise<Advanced> {
+    const advanced =
       'next' in to
         ? await this.scheduler.advanceToNext()
         : await this.scheduler.advanceTo(() => {
@@ -130,7 +130,7 @@ export class Simulator {
             return base + Math.round(to.seconds * 1000);
           });
     this.saveClock();
-    return processed;
+    return advanced;
   }
 
   /** Runs queued or running across all accounts (the platform queue's fill). */

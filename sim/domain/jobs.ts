@@ -9,6 +9,13 @@ import type { Job } from './records.ts';
  */
 export type JobHandler = (job: Job) => void | Promise<void>;
 
+/** What an advance did: the jobs it ran and the instant it reached. */
+export interface Advanced {
+  processed: ProcessedJob[];
+  /** Reported as the clock's `now`: in realtime mode the wall clock moves on after this. */
+  reachedMs: number;
+}
+
 export interface ProcessedJob {
   kind: string;
   ref: string;
@@ -66,19 +73,19 @@ export class Scheduler {
    * the clock there. Serialized; the target is computed once this advance's turn
    * comes, so two concurrent 'advance 10 s' calls advance 20 s.
    */
-  advanceTo(target: number | (() => number)): Promise<ProcessedJob[]> {
+  advanceTo(target: number | (() => number)): Promise<Advanced> {
     return this.serialize(() => this.drain(typeof target === 'function' ? target() : target));
   }
 
   /** Jumps to the next job's time and runs what is due then. */
-  advanceToNext(): Promise<ProcessedJob[]> {
+  advanceToNext(): Promise<Advanced> {
     return this.serialize(() => {
       const job = this.next();
       return this.drain(job ? Math.max(job.dueAtMs, this.deps.clock.now()) : this.deps.clock.now());
     });
   }
 
-  private serialize(work: () => Promise<ProcessedJob[]>): Promise<ProcessedJob[]> {
+  private serialize(work: () => Promise<Advanced>): Promise<Advanced> {
     this.pending += 1;
     const done = this.running.then(work).finally(() => {
       this.pending -= 1;
@@ -87,7 +94,7 @@ export class Scheduler {
     return done;
   }
 
-  private async drain(targetMs: number): Promise<ProcessedJob[]> {
+  private async drain(targetMs: number): Promise<Advanced> {
     const processed: ProcessedJob[] = [];
     for (let n = 0; n < MAX_JOBS_PER_ADVANCE; n += 1) {
       const job = this.next();
@@ -100,7 +107,8 @@ export class Scheduler {
       if (current && current.seq === job.seq) transact(this.deps, (tx) => tx.delete('jobs', job.id));
       processed.push({ kind: job.kind, ref: job.ref, at: iso(job.dueAtMs) });
     }
-    this.deps.clock.moveTo(targetMs);
-    return processed;
+    const reachedMs = Math.max(targetMs, this.deps.clock.now());
+    this.deps.clock.moveTo(reachedMs);
+    return { processed, reachedMs };
   }
 }

@@ -75,7 +75,8 @@ export function createClock(state: ClockState): Clock {
     },
     pinAt(instantMs, fn) {
       const outer = pinned;
-      pinned = Math.min(instantMs, pinned ?? read());
+      // Never later than the (monotonic) present, nor than an enclosing pin.
+      pinned = Math.min(instantMs, pinned ?? clock.now());
       try {
         return fn();
       } finally {

@@ -85,7 +85,10 @@ export function attachRecorder(app: FastifyInstance, sim: Simulator, file: strin
       step = { control: { method, path: url, ...(requestBody !== undefined ? { body: requestBody } : {}) }, expect };
     }
     scenario.steps.push(step);
-    lastTime = sim.deps.clock.nowIso();
+    // Where a replay's frozen clock stands after this step: at the step's own
+    // instant, or, for an advance, at the instant the advance reached.
+    const reached = url.startsWith('/sim/clock/advance') ? (body as { now?: unknown } | undefined)?.now : undefined;
+    lastTime = typeof reached === 'string' ? reached : at;
     await save();
   });
   return { flush: () => writing, scenario };

@@ -49,14 +49,15 @@ export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
     schema: { ...hide, body: AdvanceBody },
     handler: async (request) => {
       const body = request.body as Static<typeof AdvanceBody>;
-      let processed;
+      let advanced;
       if ('to' in body) {
         const toMs = Date.parse(body.to);
         if (toMs < deps.clock.now()) throw errors.invalidInput(`body: 'to' (${body.to}) is before the current simulated time ${deps.clock.nowIso()}; the clock only moves forward.`);
-        processed = await sim.advance({ toMs });
-      } else if ('seconds' in body) processed = await sim.advance({ seconds: body.seconds, from: deps.clock.now() });
-      else processed = await sim.advance({ next: true });
-      return { now: deps.clock.nowIso(), processed };
+        advanced = await sim.advance({ toMs });
+      } else if ('seconds' in body) advanced = await sim.advance({ seconds: body.seconds, from: deps.clock.now() });
+      else advanced = await sim.advance({ next: true });
+      // The instant the advance reached, not a later read: in realtime mode time moves on while answering.
+      return { now: new Date(advanced.reachedMs).toISOString(), processed: advanced.processed };
     },
   });
 
