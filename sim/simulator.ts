@@ -1,7 +1,7 @@
 import { createClock, initialClockState, type ClockMode, type ClockState, wallNowMs } from './runtime/clock.ts';
 import { SeededRandom, type RandomState } from './runtime/random.ts';
 import { FileStore, type Snapshot } from './store/file-store.ts';
-import type { Collections } from './domain/collections.ts';
+import { STORE_LAYOUT, type Collections } from './domain/collections.ts';
 import { transact, type Deps } from './domain/context.ts';
 import type { Environment, Job } from './domain/records.ts';
 import { Scheduler, type Advanced } from './domain/jobs.ts';
@@ -83,7 +83,7 @@ export class Simulator {
   static async open(options: SimulatorOptions): Promise<Simulator> {
     const mode = options.clock ?? 'realtime';
     const seed = String(options.seed ?? 1);
-    const { store, created } = await FileStore.open<Collections>(options.storePath, () => initialSnapshot(seed, initialClockState(mode)));
+    const { store, created } = await FileStore.open<Collections>(options.storePath, () => initialSnapshot(seed, initialClockState(mode)), STORE_LAYOUT);
     // The store remembers simulated time; a restart continues from it in the mode asked for.
     const saved = store.getMeta<ClockState>('clock') ?? initialClockState(mode);
     const savedNow = saved.mode === 'frozen' ? saved.valueMs : wallNowMs() + saved.valueMs;

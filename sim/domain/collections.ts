@@ -1,5 +1,6 @@
 import type { AcceptanceRecord, Account, ApiKeyRecord, Balance, BillingRecord, Job, KeySecretIndex, LedgerEntry, QuoteRecord, ReservationRecord, RunEventRecord, RunRecord, ArtifactRecord, ChainLog, MonitorRecord, MonitorWindow, MonitorEventRecord, NotificationRecord, DestinationRecord, SubscriptionRecord, DeliveryRecord, ChainScriptEntry } from './records.ts';
 import type { Listing, ListingVersion } from './catalog-types.ts';
+import type { StoreLayout } from '../store/file-store.ts';
 
 /** Every collection of the store and the record type it holds. */
 export interface Collections {
@@ -29,3 +30,14 @@ export interface Collections {
   deliveries: DeliveryRecord;
   chainScriptEntries: ChainScriptEntry;
 }
+
+/**
+ * Which collections live in the store's archive: those whose rows pile up with
+ * every run and are then only looked up by id (a run, its quote, events,
+ * billing, ledger lines). Ledger lines are also read per account, by the
+ * `accountId:` prefix of their ids.
+ */
+export const STORE_LAYOUT: StoreLayout = {
+  archived: ['quotes', 'acceptances', 'reservations', 'runs', 'runEvents', 'billings', 'artifacts', 'ledgerEntries'],
+  grouped: ['ledgerEntries'],
+};

@@ -116,6 +116,6 @@ export function balancesOf(tx: Pick<StoreTx, 'all'>, accountId: string): Balance
   return tx.all('balances').filter((b) => b.accountId === accountId);
 }
 
-export function historyOf(tx: Pick<StoreTx, 'all'>, accountId: string, limit = 200): LedgerEntry[] {
-  return tx.all('ledgerEntries').filter((e) => e.accountId === accountId).slice(-limit);
+export function historyOf(tx: Pick<StoreTx, 'group'>, accountId: string, limit = 200): LedgerEntry[] {
+  return tx.group('ledgerEntries', accountId).slice(-limit);
 }

@@ -1,8 +1,9 @@
-import { readFile, stat, truncate as truncateFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile, readdir, stat, truncate as truncateFile, mkdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import { DurableJsonFile } from './durable-json-file.ts';
 import { Journal } from './journal.ts';
+import { RowArchive, pointerLength, type RowPointer } from './row-archive.ts';
 import { StoreFileError } from './store-file-error.ts';
 
 export { StoreFileError };
@@ -10,7 +11,7 @@ export { StoreFileError };
 export type Row = { readonly id: string };
 export type CollectionMap = Record<string, Row>;
 
-/** The snapshot file's shape. */
+/** The whole state as one document: what snapshot export and import exchange, and a new store starts from. */
 export interface Snapshot {
   format: 'understudy-store';
   version: 1;
@@ -19,13 +20,31 @@ export interface Snapshot {
   collections: Record<string, Record<string, Row>>;
 }
 
+/**
+ * The snapshot file (`PATH`) of version 2: the state at `seq` except the rows
+ * of archived collections, which are in the archive file it names (its first
+ * `length` bytes). Version 1 files (every row inline) are still read.
+ */
+interface SnapshotFile {
+  format: 'understudy-store';
+  version: 1 | 2;
+  seq: number;
+  meta: Record<string, unknown>;
+  collections: Record<string, Record<string, Row>>;
+  archive?: { file: string; length: number } | null;
+}
+
 type Op = [collection: string, id: string, row: Row | null];
+/** A row in memory, or where it is in the archive. */
+type Slot = Row | RowPointer;
 
 export interface Tx<C extends CollectionMap> {
   get<K extends keyof C & string>(collection: K, id: string): C[K] | undefined;
   put<K extends keyof C & string>(collection: K, row: C[K]): void;
   delete<K extends keyof C & string>(collection: K, id: string): void;
   all<K extends keyof C & string>(collection: K): C[K][];
+  /** Rows of a grouped collection whose id starts with `key:`, oldest first. */
+  group<K extends keyof C & string>(collection: K, key: string): C[K][];
   getMeta<T>(key: string): T | undefined;
   setMeta(key: string, value: unknown): void;
   /** Rows of `collection` written in this transaction so far. */
@@ -39,35 +58,70 @@ export interface StoreHooks<C extends CollectionMap> {
   afterCommit?: (collection: string, id: string, row: Row | null) => void;
 }
 
-/** Journal lines past this many are folded into the snapshot at the next compaction point. */
-const COMPACT_AFTER_LINES = 50_000;
+export interface StoreLayout {
+  /**
+   * Collections whose rows go to the archive at each checkpoint and are read back
+   * on demand: ones looked up by id, never scanned whole while serving.
+   */
+  archived: readonly string[];
+  /** Collections whose ids are `key:…`, indexed by that key for group(). */
+  grouped: readonly string[];
+}
+
+/** Journal lines past this many start a checkpoint. */
+const CHECKPOINT_AFTER_LINES = 50_000;
+/** An archive this much larger than its live rows is rewritten at the next checkpoint. */
+const ARCHIVE_SLACK = 2;
+const ARCHIVE_MIN_REWRITE_BYTES = 8 << 20;
+
+const groupKey = (id: string) => {
+  const colon = id.indexOf(':');
+  return colon === -1 ? id : id.slice(0, colon);
+};
 
 /**
- * The file store: a lowdb snapshot (`PATH`) plus an append-only journal
- * (`PATH.journal`). Transactions run synchronously against an overlay, so a
- * refused transaction leaves memory untouched; a committed one is applied to
- * memory and appended to the journal, and callers wait on `settled()` before
- * answering. Load refuses (never rewrites) a file it cannot read.
+ * The file store: a lowdb snapshot (`PATH`), an append-only journal
+ * (`PATH.journal`) and an archive of cold rows (`PATH.rows.N`). Transactions
+ * run synchronously against an overlay, so a refused transaction leaves memory
+ * untouched; a committed one is applied to memory and appended to the journal,
+ * and callers wait on `settled()` before answering. A checkpoint moves the
+ * archived collections' rows out of memory into the archive, writes the
+ * snapshot, then cuts the journal down to what came after it; it runs while
+ * serving. Load refuses (never rewrites) a file it cannot read.
  */
 export class FileStore<C extends CollectionMap> {
-  private data = new Map<string, Map<string, Row>>();
+  private data = new Map<string, Map<string, Slot>>();
+  private groups = new Map<string, Map<string, Set<string>>>();
   private meta = new Map<string, unknown>();
   private seq = 0;
   private journal!: Journal;
-  private low!: Low<Snapshot>;
+  private low!: Low<SnapshotFile>;
+  private archive: RowArchive | null = null;
+  private generation = 0;
+  /** Bytes of the archive that current pointers refer to (the rest is superseded). */
+  private liveArchiveBytes = 0;
+  /** Archived collections' rows deleted since the last checkpoint: their tombstones are due. */
+  private tombstones: Array<[string, string]> = [];
+  private checkpointing: Promise<void> | null = null;
+  private failure: Error | null = null;
   private hooks: StoreHooks<C> = {};
   private inTransaction = false;
   private volatile = new Map<string, () => unknown>();
+  private readonly archived: ReadonlySet<string>;
+  private readonly grouped: ReadonlySet<string>;
 
-  private constructor(readonly path: string) {}
+  private constructor(readonly path: string, layout: StoreLayout) {
+    this.archived = new Set(layout.archived);
+    this.grouped = new Set(layout.grouped);
+  }
 
   get journalPath(): string {
     return `${this.path}.journal`;
   }
 
   /** Opens PATH, or creates it from `initial()` when neither file exists. */
-  static async open<C extends CollectionMap>(path: string, initial: () => Snapshot): Promise<{ store: FileStore<C>; created: boolean }> {
-    const store = new FileStore<C>(path);
+  static async open<C extends CollectionMap>(path: string, initial: () => Snapshot, layout: StoreLayout = { archived: [], grouped: [] }): Promise<{ store: FileStore<C>; created: boolean }> {
+    const store = new FileStore<C>(path, layout);
     const created = await store.load(initial);
     return { store, created };
   }
@@ -76,17 +130,30 @@ export class FileStore<C extends CollectionMap> {
     this.hooks = hooks;
   }
 
-  /** Meta written only with the snapshot (compaction, close): state whose loss in a crash is harmless. */
+  /** Meta written only with the snapshot (checkpoint, close): state whose loss in a crash is harmless. */
   setVolatile(key: string, provider: () => unknown): void {
     this.volatile.set(key, provider);
   }
 
   get<K extends keyof C & string>(collection: K, id: string): C[K] | undefined {
-    return this.data.get(collection)?.get(id) as C[K] | undefined;
+    return this.resolve(this.data.get(collection)?.get(id)) as C[K] | undefined;
   }
 
   all<K extends keyof C & string>(collection: K): C[K][] {
-    return [...(this.data.get(collection)?.values() ?? [])] as C[K][];
+    const rows = this.data.get(collection);
+    if (!rows) return [];
+    const out: Row[] = [];
+    for (const slot of rows.values()) out.push(this.resolve(slot)!);
+    return out as C[K][];
+  }
+
+  /** Ids of `collection`, oldest first (reading rows one by one is cheaper than all() for archived ones). */
+  ids(collection: keyof C & string): string[] {
+    return [...(this.data.get(collection)?.keys() ?? [])];
+  }
+
+  group<K extends keyof C & string>(collection: K, key: string): C[K][] {
+    return [...(this.groups.get(collection)?.get(key) ?? [])].map((id) => this.get(collection, id)!);
   }
 
   count(collection: keyof C & string): number {
@@ -97,12 +164,17 @@ export class FileStore<C extends CollectionMap> {
     return this.meta.get(key) as T | undefined;
   }
 
+  private resolve(slot: Slot | undefined): Row | undefined {
+    return typeof slot === 'number' ? (this.archive!.read(slot) as Row) : slot;
+  }
+
   /**
    * Runs `fn` as one transaction. On return, its writes are in memory and queued
    * for the journal; on throw, nothing changed. Not re-entrant.
    */
   transact<R>(fn: (tx: Tx<C>) => R): R {
     if (this.inTransaction) throw new Error('nested store transaction');
+    if (this.failure) throw this.failure;
     if (this.journal.failed) throw this.journal.failed;
     this.inTransaction = true;
     try {
@@ -125,20 +197,8 @@ export class FileStore<C extends CollectionMap> {
         delete: (collection, id) => {
           slot(collection).set(id, null);
         },
-        all: (collection) => {
-          const o = overlay.get(collection);
-          const base = this.data.get(collection);
-          if (!o) return [...(base?.values() ?? [])] as never;
-          const out: Row[] = [];
-          for (const [id, row] of base ?? []) {
-            if (o.has(id)) {
-              const r = o.get(id);
-              if (r) out.push(r);
-            } else out.push(row);
-          }
-          for (const [id, row] of o) if (row && !base?.has(id)) out.push(row);
-          return out as never;
-        },
+        all: (collection) => this.merged(this.data.get(collection)?.keys() ?? [], collection, overlay.get(collection), () => true) as never,
+        group: (collection, key) => this.merged(this.groups.get(collection)?.get(key) ?? [], collection, overlay.get(collection), (id) => groupKey(id) === key) as never,
         getMeta: <T>(key: string) => (metaOverlay.has(key) ? metaOverlay.get(key) : this.meta.get(key)) as T | undefined,
         setMeta: (key, value) => {
           metaOverlay.set(key, value);
@@ -155,6 +215,21 @@ export class FileStore<C extends CollectionMap> {
     } finally {
       this.inTransaction = false;
     }
+  }
+
+  /** Stored rows with `ids` as a transaction sees them: its own writes replace, remove or add rows. */
+  private merged(ids: Iterable<string>, collection: string, overlay: Map<string, Row | null> | undefined, belongs: (id: string) => boolean): Row[] {
+    const out: Row[] = [];
+    const seen = overlay ? new Set<string>() : null;
+    for (const id of ids) {
+      seen?.add(id);
+      if (overlay?.has(id)) {
+        const row = overlay.get(id);
+        if (row) out.push(row);
+      } else out.push(this.get(collection, id)!);
+    }
+    if (overlay && seen) for (const [id, row] of overlay) if (row && !seen.has(id) && belongs(id)) out.push(row);
+    return out;
   }
 
   /** Writes that need not be waited for (request log, usage counters): journaled lazily. */
@@ -176,40 +251,124 @@ export class FileStore<C extends CollectionMap> {
     await this.journal.flushAll();
   }
 
-  /** Folds the journal into the snapshot when it has grown long. */
-  async maybeCompact(): Promise<void> {
-    if (this.journal.lines >= COMPACT_AFTER_LINES) await this.compact();
+  /**
+   * Folds the journal into the snapshot and the archive, and moves archived
+   * collections' rows out of memory. Safe while serving: transactions go on
+   * meanwhile and land in the journal that remains. One at a time.
+   */
+  async checkpoint(options: { rewriteArchive?: boolean } = {}): Promise<void> {
+    while (this.checkpointing) await this.checkpointing.catch(() => undefined);
+    if (this.failure) throw this.failure;
+    const run = this.runCheckpoint(options.rewriteArchive === true);
+    this.checkpointing = run;
+    try {
+      await run;
+    } catch (error) {
+      // Files stay as they were before this checkpoint (each step is atomic); memory may not match them.
+      this.failure = new Error(`The store ${this.path} could not be checkpointed: ${(error as Error).message}`);
+      throw this.failure;
+    } finally {
+      this.checkpointing = null;
+    }
   }
 
-  async compact(): Promise<void> {
-    await this.journal.flushAll();
-    await this.writeSnapshot();
-    await this.journal.truncate();
+  private async runCheckpoint(forceRewrite: boolean): Promise<void> {
+    // Captured in one synchronous step: the state at `seq`.
+    const seq = this.seq;
+    const meta = Object.fromEntries(this.meta);
+    for (const [key, provider] of this.volatile) meta[key] = provider();
+    const inline: SnapshotFile['collections'] = {};
+    const rewrite = forceRewrite || this.archive === null || (this.archive.size > ARCHIVE_SLACK * this.liveArchiveBytes && this.archive.size > ARCHIVE_MIN_REWRITE_BYTES);
+    const moved: Array<{ collection: string; id: string; slot: Slot; text: string | null }> = [];
+    for (const [name, rows] of this.data) {
+      if (!this.archived.has(name)) {
+        inline[name] = Object.fromEntries(rows as Map<string, Row>);
+        continue;
+      }
+      // Named even when empty, so the set of collections survives a reopen.
+      inline[name] = {};
+      for (const [id, slot] of rows) {
+        if (typeof slot !== 'number') moved.push({ collection: name, id, slot, text: JSON.stringify(slot) });
+        else if (rewrite) moved.push({ collection: name, id, slot, text: null });
+      }
+    }
+    const tombstones = rewrite ? [] : this.tombstones;
+    this.tombstones = [];
+    this.journal.markRotation();
+    try {
+      const previous = this.archive;
+      const generation = rewrite ? this.generation + 1 : this.generation;
+      const archive = rewrite ? await RowArchive.open(this.archivePath(generation), 0) : previous!;
+      // Tombstones first: a row deleted and written again since the last checkpoint is in `moved`.
+      const entries = function* () {
+        for (const [collection, id] of tombstones) yield { collection, id, rowText: null };
+        for (const m of moved) yield { collection: m.collection, id: m.id, rowText: m.text ?? previous!.rowText(m.slot as RowPointer) };
+      };
+      const pointers = (await archive.append(entries())).slice(tombstones.length);
+      // Rows too long to point at stay inline in the snapshot (and in memory).
+      moved.forEach((m, i) => {
+        if (pointers[i] === null) (inline[m.collection] ??= {})[m.id] = this.resolve(m.slot)!;
+      });
+      await this.writeSnapshot({ format: 'understudy-store', version: 2, seq, meta, collections: inline, archive: { file: basename(archive.path), length: archive.size } });
+      // Committed: point at the archived rows that nobody rewrote meanwhile.
+      moved.forEach((m, i) => {
+        const pointer = pointers[i];
+        const rows = this.data.get(m.collection)!;
+        if (pointer === null || rows.get(m.id) !== m.slot) return;
+        if (typeof m.slot === 'number') this.liveArchiveBytes -= pointerLength(m.slot);
+        rows.set(m.id, pointer);
+        this.liveArchiveBytes += pointerLength(pointer);
+      });
+      if (rewrite) {
+        this.archive = archive;
+        this.generation = generation;
+        if (previous) {
+          await previous.close();
+          await RowArchive.remove(previous.path);
+        }
+      }
+      await this.journal.rotate();
+    } catch (error) {
+      this.journal.dropMark();
+      throw error;
+    }
   }
 
-  private async writeSnapshot(): Promise<void> {
-    this.low.data = this.toSnapshot();
+  private archivePath(generation: number): string {
+    return `${this.path}.rows.${generation}`;
+  }
+
+  private async writeSnapshot(file: SnapshotFile): Promise<void> {
+    this.low.data = file;
     await this.low.write();
+    // The document is only needed while being written.
+    this.low.data = null as never;
   }
 
   async close(): Promise<void> {
-    await this.compact();
+    await this.journal.flushAll();
+    await this.checkpoint();
     await this.journal.close();
+    await this.archive?.close();
   }
 
   /** Replaces the whole state (snapshot import, reset); durable on return. A malformed snapshot changes nothing. */
   async replaceAll(snapshot: Snapshot): Promise<void> {
     const problem = snapshotShapeProblem(snapshot);
     if (problem) throw new SnapshotShapeError(problem);
+    while (this.checkpointing) await this.checkpointing.catch(() => undefined);
     await this.journal.flushAll();
-    this.fill(snapshot, this.seq + 1);
-    await this.writeSnapshot();
-    await this.journal.truncate();
+    this.data.clear();
+    this.groups.clear();
+    this.tombstones = [];
+    this.liveArchiveBytes = 0;
+    this.fill(snapshot.collections, snapshot.meta, this.seq + 1);
+    await this.checkpoint({ rewriteArchive: true });
   }
 
   toSnapshot(): Snapshot {
     const collections: Snapshot['collections'] = {};
-    for (const [name, rows] of this.data) collections[name] = Object.fromEntries(rows);
+    for (const name of this.data.keys()) collections[name] = Object.fromEntries(this.all(name).map((row) => [row.id, row]));
     const meta = Object.fromEntries(this.meta);
     for (const [key, provider] of this.volatile) meta[key] = provider();
     return { format: 'understudy-store', version: 1, seq: this.seq, meta, collections };
@@ -224,36 +383,63 @@ export class FileStore<C extends CollectionMap> {
       // The returned promise is awaited through settled(); a failure is kept by the journal.
       this.journal.append(line).catch(() => undefined);
     } else this.journal.appendLazily(line);
+    if (this.journal.lines >= CHECKPOINT_AFTER_LINES && !this.checkpointing && !this.failure) {
+      // Its failure is kept (this.failure) and refuses later transactions.
+      this.checkpoint().catch(() => undefined);
+    }
   }
 
   private applyOp(collection: string, id: string, row: Row | null): void {
-    let rows = this.data.get(collection);
-    if (!rows) this.data.set(collection, (rows = new Map()));
-    if (row) rows.set(id, row);
-    else rows.delete(id);
+    this.setSlot(collection, id, row);
+    if (row === null && this.archived.has(collection)) this.tombstones.push([collection, id]);
     this.hooks.afterCommit?.(collection, id, row);
   }
 
-  private fill(snapshot: Snapshot, seq: number): void {
-    this.data.clear();
-    this.meta = new Map(Object.entries(snapshot.meta));
-    for (const [name, rows] of Object.entries(snapshot.collections)) {
-      this.data.set(name, new Map(Object.entries(rows).map(([id, r]) => [id, Object.freeze(r)])));
+  private setSlot(collection: string, id: string, slot: Slot | null): void {
+    let rows = this.data.get(collection);
+    if (!rows) this.data.set(collection, (rows = new Map()));
+    const previous = rows.get(id);
+    if (typeof previous === 'number') this.liveArchiveBytes -= pointerLength(previous);
+    if (typeof slot === 'number') this.liveArchiveBytes += pointerLength(slot);
+    if (slot !== null) rows.set(id, slot);
+    else rows.delete(id);
+    if (!this.grouped.has(collection)) return;
+    let groups = this.groups.get(collection);
+    if (!groups) this.groups.set(collection, (groups = new Map()));
+    const key = groupKey(id);
+    let members = groups.get(key);
+    if (slot !== null) {
+      if (!members) groups.set(key, (members = new Set()));
+      members.add(id);
+    } else if (members) {
+      members.delete(id);
+      if (members.size === 0) groups.delete(key);
+    }
+  }
+
+  private fill(collections: Record<string, Record<string, Row>>, meta: Record<string, unknown>, seq: number): void {
+    this.meta = new Map(Object.entries(meta));
+    for (const [name, rows] of Object.entries(collections)) {
+      if (!this.data.has(name)) this.data.set(name, new Map());
+      for (const [id, row] of Object.entries(rows)) this.setSlot(name, id, Object.freeze(row));
     }
     this.seq = seq;
   }
 
   private async load(initial: () => Snapshot): Promise<boolean> {
     await mkdir(dirname(this.path), { recursive: true });
-    this.low = new Low<Snapshot>(new DurableJsonFile<Snapshot>(this.path, (text) => parseSnapshot(this.path, text)), initial());
+    this.low = new Low<SnapshotFile>(new DurableJsonFile<SnapshotFile>(this.path, (text) => parseSnapshot(this.path, text)), null as never);
     await this.low.read();
     const journalText = await readJournal(this.journalPath);
     const snapshotExists = await exists(this.path);
     if (!snapshotExists && journalText !== null && journalText.length > 0) {
       throw new StoreFileError(this.path, `the snapshot is missing but its journal ${this.journalPath} is not empty`);
     }
-    const snapshot = snapshotExists ? (this.low.data as Snapshot) : initial();
-    this.fill(snapshot, snapshot.seq);
+    const file: SnapshotFile = snapshotExists ? this.low.data : initial();
+    this.low.data = null as never;
+    if (file.archive) await this.openArchive(file.archive);
+    await this.removeStrayArchives();
+    this.fill(file.collections, file.meta, file.seq);
     let lines = 0;
     if (journalText) {
       const { entries, validLength } = parseJournal(this.journalPath, journalText);
@@ -269,10 +455,29 @@ export class FileStore<C extends CollectionMap> {
     }
     this.journal = await Journal.open(this.journalPath, lines);
     if (!snapshotExists) {
-      await this.writeSnapshot();
+      await this.checkpoint({ rewriteArchive: true });
       return true;
     }
     return false;
+  }
+
+  private async openArchive(named: { file: string; length: number }): Promise<void> {
+    const match = /\.rows\.(\d+)$/.exec(named.file);
+    if (!match || named.file !== basename(this.archivePath(Number(match[1])))) {
+      throw new StoreFileError(this.path, `its archive ${JSON.stringify(named.file)} is not one of this store's archive files`);
+    }
+    this.generation = Number(match[1]);
+    this.archive = await RowArchive.open(this.archivePath(this.generation), named.length);
+    this.archive.scan((collection, id, pointer) => this.setSlot(collection, id, pointer));
+  }
+
+  /** Archive generations a checkpoint began but never committed. */
+  private async removeStrayArchives(): Promise<void> {
+    const prefix = `${basename(this.path)}.rows.`;
+    const current = this.archive ? basename(this.archive.path) : null;
+    for (const name of await readdir(dirname(this.path))) {
+      if (name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)) && name !== current) await RowArchive.remove(join(dirname(this.path), name));
+    }
   }
 }
 
@@ -318,20 +523,24 @@ async function readJournal(path: string): Promise<string | null> {
   }
 }
 
-function parseSnapshot(path: string, text: string): Snapshot {
+function parseSnapshot(path: string, text: string): SnapshotFile {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new StoreFileError(path, `it is not valid JSON (${(error as Error).message})`);
   }
-  const s = value as Partial<Snapshot>;
+  const s = value as Partial<SnapshotFile>;
   if (!s || typeof s !== 'object' || s.format !== 'understudy-store') throw new StoreFileError(path, 'it is not an understudy store (no "format": "understudy-store")');
-  if (s.version !== 1) throw new StoreFileError(path, `its version ${JSON.stringify(s.version)} is not one this build reads (1)`);
+  if (s.version !== 1 && s.version !== 2) throw new StoreFileError(path, `its version ${JSON.stringify(s.version)} is not one this build reads (1 or 2)`);
   if (typeof s.seq !== 'number' || !s.meta || typeof s.meta !== 'object' || !s.collections || typeof s.collections !== 'object') {
     throw new StoreFileError(path, 'its "seq", "meta" or "collections" field is missing or of the wrong type');
   }
-  return s as Snapshot;
+  const archive = s.archive as { file?: unknown; length?: unknown } | null | undefined;
+  if (archive != null && (typeof archive.file !== 'string' || !Number.isSafeInteger(archive.length) || (archive.length as number) < 0)) {
+    throw new StoreFileError(path, 'its "archive" field must name a file and a length');
+  }
+  return s as SnapshotFile;
 }
 
 interface JournalEntry {

@@ -1,5 +1,5 @@
-import { appendFile, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSimulator } from '../../sim/app.ts';
 import { hashSecret } from '../../sim/domain/keys.ts';
@@ -19,13 +19,14 @@ afterEach(async () => {
   await removeTempDirs();
 });
 
-/** A copy of a running simulator's two store files, as a crash would leave them. */
+/** A copy of a running simulator's store files (snapshot, journal, archive), as a crash would leave them. */
 async function crashCopy(sim: TestSimulator): Promise<string> {
   await sim.sim.deps.store.settled();
   const dir = await tempDir();
   const storePath = join(dir, 'store.json');
-  await copyFile(sim.storePath, storePath);
-  await copyFile(`${sim.storePath}.journal`, `${storePath}.journal`);
+  for (const name of await readdir(dirname(sim.storePath))) {
+    if (name.startsWith(basename(sim.storePath))) await copyFile(join(dirname(sim.storePath), name), join(dir, name.replace(basename(sim.storePath), 'store.json')));
+  }
   return storePath;
 }
 
@@ -174,7 +175,7 @@ describe('file store: refusing unreadable files', () => {
     ['not JSON', '{"format":"understudy-store", "version": 1, '],
     ['JSON null', 'null'],
     ['another format', JSON.stringify({ format: 'something-else', version: 1, seq: 0, meta: {}, collections: {} })],
-    ['an unknown version', JSON.stringify({ format: 'understudy-store', version: 2, seq: 0, meta: {}, collections: {} })],
+    ['an unknown version', JSON.stringify({ format: 'understudy-store', version: 3, seq: 0, meta: {}, collections: {} })],
     ['missing collections', JSON.stringify({ format: 'understudy-store', version: 1, seq: 0, meta: {} })],
   ];
   it.each(badSnapshots)('refuses a store.json that is %s, naming it, and leaves it untouched', async (_what, text) => {
