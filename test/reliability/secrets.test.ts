@@ -212,7 +212,7 @@ describe('secrets are shown once', () => {
     // A clean stop; then every file the session left, and the child's output.
     expect(await stop(served, 'SIGTERM')).toEqual({ code: 0, signal: null });
     const files = await readdir(dir);
-    expect(files).toEqual(expect.arrayContaining(['s.json', 's.json.journal', 'rec.json']));
+    expect(files).toEqual(expect.arrayContaining(['s.json', 's.json.journal', 's.json.rows.1', 'rec.json']));
     for (const file of files) leaks.push(...findSecrets(await readFile(join(dir, file), 'utf8'), all, file));
     const recorded = JSON.parse(await readFile(recording, 'utf8')) as { steps: unknown[] };
     expect(recorded.steps.length).toBeGreaterThan(50);
