@@ -23,6 +23,10 @@ export interface ArchiveEntry {
 
 /** A row line's header ends here; the row's own JSON follows up to the newline. */
 const ROW_MARK = Buffer.from(',"r":');
+const C_MARK = Buffer.from('{"c":"');
+const ID_MARK = Buffer.from('","i":"');
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
 const NEWLINE = 0x0a;
 const SCAN_CHUNK = 1 << 20;
 const WRITE_BATCH = 4 << 20;
@@ -80,43 +84,61 @@ export class RowArchive {
    * tombstone) to `visit`, without parsing the rows themselves.
    */
   scan(visit: (collection: string, id: string, pointer: RowPointer | null) => void): void {
-    const chunk = Buffer.allocUnsafe(SCAN_CHUNK);
-    let carry: Buffer = Buffer.alloc(0);
-    let base = 0; // file offset of carry[0]
+    // One buffer for the whole scan: a line cut by the chunk's end is moved to its
+    // start and the next read goes after it (allocating per chunk would leave
+    // hundreds of megabytes of buffers for the collector on a large archive).
+    let buffer = Buffer.allocUnsafe(SCAN_CHUNK);
+    let held = 0; // bytes at the buffer's start carried over from the last read
+    let base = 0; // file offset of buffer[0]
     let lineNo = 0;
     for (let position = 0; position < this.length; ) {
-      const read = readSync(this.fd, chunk, 0, Math.min(SCAN_CHUNK, this.length - position), position);
+      if (held === buffer.length) {
+        // A line longer than the buffer: grow it.
+        const larger = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(larger, 0, 0, held);
+        buffer = larger;
+      }
+      const read = readSync(this.fd, buffer, held, Math.min(buffer.length - held, this.length - position), position);
       if (read === 0) break;
       position += read;
-      const buffer = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk.subarray(0, read);
+      const filled = held + read;
       let start = 0;
-      for (let end = buffer.indexOf(NEWLINE, start); end !== -1; end = buffer.indexOf(NEWLINE, start)) {
+      for (let end = buffer.indexOf(NEWLINE, start); end !== -1 && end < filled; end = buffer.indexOf(NEWLINE, start)) {
         lineNo += 1;
         this.visitLine(buffer, start, end, base + start, lineNo, visit);
         start = end + 1;
       }
-      // Copied so the next chunk read cannot overwrite it.
-      carry = Buffer.from(buffer.subarray(start));
+      held = filled - start;
+      buffer.copy(buffer, 0, start, filled);
       base += start;
     }
-    if (carry.length > 0) throw new StoreFileError(this.path, `its last line (${lineNo + 1}) is incomplete within the committed length`);
+    if (held > 0) throw new StoreFileError(this.path, `its last line (${lineNo + 1}) is incomplete within the committed length`);
   }
 
   private visitLine(buffer: Buffer, start: number, end: number, offset: number, lineNo: number, visit: (collection: string, id: string, pointer: RowPointer | null) => void): void {
     const mark = buffer.indexOf(ROW_MARK, start);
     if (mark === -1 || mark > end) throw new StoreFileError(this.path, `line ${lineNo} is not an archived row`);
-    let header: { c?: unknown; i?: unknown };
-    try {
-      header = JSON.parse(`${buffer.toString('utf8', start, mark)}}`);
-    } catch (error) {
-      throw new StoreFileError(this.path, `line ${lineNo} is not valid JSON (${(error as Error).message})`);
-    }
-    if (typeof header.c !== 'string' || typeof header.i !== 'string') throw new StoreFileError(this.path, `line ${lineNo} names no collection or id`);
+    const header = this.header(buffer, start, mark, lineNo);
     const rowStart = mark + ROW_MARK.length;
     // The row's JSON, without the closing brace of the line's object.
     const rowLength = end - 1 - rowStart;
     const isTombstone = rowLength === 4 && buffer.toString('latin1', rowStart, rowStart + 4) === 'null';
     visit(header.c, header.i, isTombstone ? null : encode(offset + (rowStart - start), rowLength));
+  }
+
+  /** `{"c":…,"i":…` read straight from the bytes when nothing in it is escaped (the usual case), else parsed. */
+  private header(buffer: Buffer, start: number, mark: number, lineNo: number): { c: string; i: string } {
+    const split = buffer.indexOf(ID_MARK, start);
+    const plain = split !== -1 && split < mark && buffer.subarray(start, mark).indexOf(BACKSLASH) === -1 && buffer.subarray(start, start + C_MARK.length).equals(C_MARK) && buffer[mark - 1] === QUOTE;
+    if (plain) return { c: buffer.toString('utf8', start + C_MARK.length, split), i: buffer.toString('utf8', split + ID_MARK.length, mark - 1) };
+    let parsed: { c?: unknown; i?: unknown };
+    try {
+      parsed = JSON.parse(`${buffer.toString('utf8', start, mark)}}`);
+    } catch (error) {
+      throw new StoreFileError(this.path, `line ${lineNo} is not valid JSON (${(error as Error).message})`);
+    }
+    if (typeof parsed.c !== 'string' || typeof parsed.i !== 'string') throw new StoreFileError(this.path, `line ${lineNo} names no collection or id`);
+    return { c: parsed.c, i: parsed.i };
   }
 
   /** The row a pointer refers to, parsed (and frozen, like every stored row). */
