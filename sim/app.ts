@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { Simulator, type SimulatorOptions } from './simulator.ts';
-import { installValidation } from './http/plugins/validation.ts';
+import { lazyValidators } from './http/plugins/validation.ts';
+import { lazySerializers } from './http/plugins/serialization.ts';
 import { frameworkErrors, installErrorHandling } from './http/plugins/errors.ts';
 import { installAuth } from './http/plugins/auth.ts';
 import { installLifecycle } from './http/plugins/lifecycle.ts';
@@ -32,10 +33,11 @@ export async function buildSimulator(
     return503OnClosing: false,
     // Malformed URLs and over-long path ids are refused before routing; they still get the spec's error body.
     frameworkErrors,
+    // Validators and serializers are compiled as routes first need them, not at ready().
+    schemaController: { compilersFactory: { buildValidator: lazyValidators(), buildSerializer: lazySerializers() } },
   });
-  installValidation(app);
   installErrorHandling(app);
-  await installOpenApi(app);
+  installOpenApi(app);
   installLifecycle(app, sim);
   installAuth(app, sim);
   registerRoutes(app, sim);

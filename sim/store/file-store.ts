@@ -437,6 +437,8 @@ export class FileStore<C extends CollectionMap> {
     }
     const file: SnapshotFile = snapshotExists ? this.low.data : initial();
     this.low.data = null as never;
+    // Collections in the snapshot's order, archived ones included, whatever order the archive names them in.
+    for (const name of Object.keys(file.collections)) this.data.set(name, new Map());
     if (file.archive) await this.openArchive(file.archive);
     await this.removeStrayArchives();
     this.fill(file.collections, file.meta, file.seq);

@@ -240,7 +240,7 @@ describe('file store: the archive', () => {
           }
           for (const [name, rows] of model) {
             const sorted = (items: Item[]) => [...items].sort((a, b) => a.id.localeCompare(b.id));
-            expect(sorted(store.all(name))).toEqual(sorted([...rows.values()]));
+            expect(sorted(store.all(name as 'cold'))).toEqual(sorted([...rows.values()]));
           }
           for (const g of ['g0', 'g1']) {
             expect(store.group('ledger', g).map((r) => r.id).sort()).toEqual([...model.get('ledger')!.keys()].filter((id) => id.startsWith(`${g}:`)).sort());

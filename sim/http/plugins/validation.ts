@@ -1,6 +1,13 @@
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
-import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { createRequire } from 'node:module';
+import type { ValidateFunction } from 'ajv';
+import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
+import { OPTIONAL_KEY } from '../schemas/json-schema.ts';
+
+type ValidatorFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']>;
+
+// ajv is loaded with the first schema compiled, not with the server: a synchronous require,
+// because Fastify calls a validator synchronously.
+const requireLazily = createRequire(import.meta.url);
 
 /**
  * Strict validation (architecture convention 2): unknown properties are
@@ -8,29 +15,54 @@ import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
  * amount), while query strings and path parameters, which arrive as text, are.
  */
 function makeAjv(coerce: boolean) {
+  const Ajv = requireLazily('ajv') as typeof import('ajv');
+  const addFormats = requireLazily('ajv-formats') as typeof import('ajv-formats');
   const ajv = new Ajv.default({ removeAdditional: false, coerceTypes: coerce, useDefaults: true, allErrors: false, strict: false, discriminator: true });
   addFormats.default(ajv);
   return ajv;
 }
 
-export function installValidation(app: FastifyInstance): void {
-  const bodyAjv = makeAjv(false);
-  const textAjv = makeAjv(true);
+/**
+ * The validator compiler, handed to Fastify's constructor (schemaController.compilersFactory)
+ * so that Fastify never loads its own ajv setup, which this one replaces.
+ */
+export function lazyValidators(): ValidatorFactory {
+  let bodyAjv: ReturnType<typeof makeAjv> | undefined;
+  let textAjv: ReturnType<typeof makeAjv> | undefined;
+  const compile = (schema: object, httpPart: string | undefined): ValidateFunction =>
+    httpPart === 'body' ? (bodyAjv ??= makeAjv(false)).compile(schema) : (textAjv ??= makeAjv(true)).compile(schema);
   const compiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-    const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
     // A body schema wrapped in Type.Optional (e.g. POST /sim/reset's { seed? }) also accepts a
     // request without a body, which Fastify hands to the validator as null.
-    if (httpPart !== 'body' || (schema as { '~optional'?: boolean })['~optional'] !== true) return validate as never;
-    const optional = (data: unknown) => {
-      if (data === null || data === undefined) return true;
-      const valid = validate(data);
-      optional.errors = validate.errors;
-      return valid;
-    };
-    optional.errors = null as typeof validate.errors;
-    return optional as never;
+    const optional = httpPart === 'body' && (schema as Record<string, unknown>)[OPTIONAL_KEY] === true;
+    return lazyValidator(() => compile(schema as object, httpPart), optional);
   };
-  app.setValidatorCompiler(compiler);
+  return () => compiler as never;
+}
+
+/**
+ * A validator that compiles its schema on its first call instead of at ready(), so
+ * start-up does not pay for the routes a session never calls. Fastify reads
+ * `.errors` from the function it called, so each call copies the compiled
+ * validator's errors onto it.
+ */
+function lazyValidator(compile: () => ValidateFunction, optional: boolean) {
+  let compiled: ValidateFunction | undefined;
+  const validate = (data: unknown, context?: Parameters<ValidateFunction>[1]): boolean => {
+    if (optional && (data === null || data === undefined)) {
+      validate.errors = null;
+      return true;
+    }
+    compiled ??= compile();
+    const valid = compiled(data, context) as boolean;
+    validate.errors = compiled.errors ?? null;
+    return valid;
+  };
+  validate.errors = null as ValidateFunction['errors'];
+  // Fastify hands the request as parent only to functions marked as ajv's (by `schemaEnv`), which
+  // lets ajv replace a coerced root value; the mark keeps that for the compiled function inside.
+  validate.schemaEnv = true;
+  return validate;
 }
 
 interface AjvIssue {

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type } from './json-schema.ts';
 import { CATEGORIES, CHAINS, OWNERSHIPS, PERMISSIONS, PRICE_STRUCTURES, PROFILES, TOPICS } from '../../domain/catalog-types.ts';
 import { Amount, DateTime, Nullable, Uuid } from './common.ts';
 

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from './json-schema.ts';
 
 /** Shapes shared by every resource (spec 2.1, 2.16). */
 export const Uuid = Type.String({ format: 'uuid' });

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type } from './json-schema.ts';
 import { PROFILES } from '../../domain/catalog-types.ts';
 import { SCOPES } from '../../domain/records.ts';
 import { Amount, DateTime, Nullable, Uuid } from './common.ts';

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type } from './json-schema.ts';
 import { DateTime, IdempotencyKey, Nullable, Uuid } from './common.ts';
 import { RULE_EVENTS } from '../../domain/monitor-rules.ts';
 

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type } from './json-schema.ts';
 import { Amount, ContractHash, DateTime, IdempotencyKey, Nullable, Uuid } from './common.ts';
 
 /** Spec 4.3: a UUID with version digit 1–8 and variant 8, 9, a or b; the all-zero and all-f UUIDs too. */

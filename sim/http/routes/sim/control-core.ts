@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../schemas/json-schema.ts';
 import { accountView, createAccount, depositTo, balanceView } from '../../../domain/accounts.ts';
 import { errors } from '../../../domain/errors.ts';
 import { currentFaults, setFaults } from '../../../domain/faults.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { Type } from '../../schemas/json-schema.ts';
 import { assertChain, chainView, mineBlocks, reorg, type LogInput } from '../../../domain/chains.ts';
 import { transact } from '../../../domain/context.ts';
 import { deliveryView } from '../../../domain/deliveries.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { Type } from '../../schemas/json-schema.ts';
 import { keyView } from '../../../domain/keys.ts';
 import type { Simulator } from '../../../simulator.ts';
 import { keyOf } from '../../plugins/auth.ts';

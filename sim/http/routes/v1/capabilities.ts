@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { Type } from '../../schemas/json-schema.ts';
 import { ASSETS } from '../../../domain/assets.ts';
 import { LIMITS } from '../../../domain/rate-limits.ts';
 import type { Simulator } from '../../../simulator.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { Type } from '../../schemas/json-schema.ts';
 import { agentDetail, assertOwnAsset, assertRail, catalogGeneration, findPublicListing, railCatalog, searchAgents, type CatalogQuery } from '../../../domain/catalog.ts';
 import type { Rail } from '../../../domain/assets.ts';
 import type { Simulator } from '../../../simulator.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { Type } from '../../schemas/json-schema.ts';
 import { assertMonitorKey, createMonitor, listMonitors, monitorDetail, monitorView, ownMonitor, stopMonitor, type CreateMonitorBody as CreateInput } from '../../../domain/monitors.ts';
 import { acknowledge, notificationsOf } from '../../../domain/notifications.ts';
 import type { Simulator } from '../../../simulator.ts';

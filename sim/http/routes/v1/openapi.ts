@@ -4,6 +4,6 @@ export function openApiRoutes(app: FastifyInstance): void {
   app.get('/v1/openapi.json', {
     config: { auth: 'none' },
     schema: { hide: true },
-    handler: async () => app.swagger(),
+    handler: async () => app.openApiDocument(),
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { Type } from '../../schemas/json-schema.ts';
 import { acceptQuote, type AcceptBody as AcceptInput } from '../../../domain/acceptance.ts';
 import type { Rail } from '../../../domain/assets.ts';
 import { createQuote, type CreateQuoteBody } from '../../../domain/quotes.ts';

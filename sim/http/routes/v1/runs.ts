@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { Type } from '../../schemas/json-schema.ts';
 import { cancelRun } from '../../../domain/run-worker.ts';
 import { eventsOf, exportFor, receiptFor, runView, visibleRun } from '../../../domain/run-views.ts';
 import type { RunRecord } from '../../../domain/records.ts';
