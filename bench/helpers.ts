@@ -12,9 +12,21 @@ import autocannon from 'autocannon';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BENCH_DIR = join(ROOT, 'bench');
-/** How the simulator's own CLI is started (as `npm run serve` would, minus npm). */
-export const CLI = join(ROOT, 'src/cli/main.ts');
-export const BARE_SERVER = join(BENCH_DIR, 'bare-server.ts');
+/** How the simulator's own CLI is started: as `npm run serve` runs it, minus npm (the built CLI, bin/build.js). */
+export const CLI = join(ROOT, 'bin/understudy.js');
+/** The same CLI from its sources through tsx's loader (for information: how it started before the build). */
+export const CLI_SOURCE = join(ROOT, 'src/cli/main.ts');
+export const BARE_SERVER_SOURCE = join(BENCH_DIR, 'bare-server.ts');
+const BARE_SERVER_BUILD_DIR = join(ROOT, 'dist', 'bench');
+/** The baseline server built the way the CLI is (bin/build.js `bundle`), so both start the same way. */
+export const BARE_SERVER = join(BARE_SERVER_BUILD_DIR, 'bare-server.js');
+
+/** Builds the CLI (if its sources changed) and the baseline server before anything is timed. */
+export async function buildServers(): Promise<void> {
+  const { bundle, ensureBuilt } = await import('../bin/build.js');
+  await ensureBuilt();
+  await bundle(BARE_SERVER_SOURCE, BARE_SERVER_BUILD_DIR);
+}
 
 /** One figure of the final table. */
 export interface Row {
@@ -62,10 +74,13 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 // Child processes
 // ---------------------------------------------------------------------------
 
-/** BENCH_CPU_PROF=DIR: every child process writes a V8 CPU profile into DIR (open it in Chrome DevTools). */
+/**
+ * Node's arguments for SCRIPT: TypeScript through tsx's loader, built JavaScript as it is.
+ * BENCH_CPU_PROF=DIR: every child process writes a V8 CPU profile into DIR (open it in Chrome DevTools).
+ */
 function nodeArgs(script: string): string[] {
   const profileDir = process.env.BENCH_CPU_PROF;
-  return [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', script];
+  return [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script];
 }
 
 export interface ReadyChild {
@@ -83,7 +98,7 @@ export interface ReadyChild {
 }
 
 /**
- * Spawns `node --import tsx SCRIPT ARGS` and resolves at its first stdout line
+ * Spawns `node [--import tsx] SCRIPT ARGS` and resolves at its first stdout line
  * (the ready line: `... listening on http://HOST:PORT`).
  */
 export function spawnNode(script: string, args: string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ReadyChild> {
@@ -132,18 +147,9 @@ export function spawnNode(script: string, args: string[], options: { timeoutMs?:
   });
 }
 
-/**
- * Runs `node --import tsx SCRIPT ARGS` to its end; the last stdout line is its JSON result.
- * `viaShell`: started through `sh -c` (which forks it): on Linux a process's
- * maxRSS (getrusage, process.resourceUsage().maxRSS) starts from the RSS of the
- * process it was forked from, so a child forked straight from this (large)
- * process would report this process's size; through a small shell it reports its own.
- */
-export function runNode<T>(script: string, args: string[], options: { timeoutMs?: number; viaShell?: boolean } = {}): Promise<T> {
-  const argv = [...nodeArgs(script), ...args];
-  const child = options.viaShell
-    ? spawn('/bin/sh', ['-c', '"$0" "$@"; exit $?', process.execPath, ...argv], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `node [--import tsx] SCRIPT ARGS` to its end; the last stdout line is its JSON result. */
+export function runNode<T>(script: string, args: string[], options: { timeoutMs?: number } = {}): Promise<T> {
+  const child = spawn(process.execPath, [...nodeArgs(script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -172,8 +178,8 @@ export function serveSimulator(storePath: string, extra: string[] = []): Promise
   return spawnNode(CLI, ['serve', '--port', '0', '--clock', 'frozen', '--limits', 'off', '--store', storePath, ...extra]);
 }
 
-export function serveBare(): Promise<ReadyChild> {
-  return spawnNode(BARE_SERVER, []);
+export function serveBare(script = BARE_SERVER): Promise<ReadyChild> {
+  return spawnNode(script, []);
 }
 
 // ---------------------------------------------------------------------------

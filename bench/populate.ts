@@ -7,8 +7,8 @@
  * "buyer" accounts are added, each able to accept 3 more runs, and the store is
  * closed (compacted into its snapshot file).
  */
-import { join } from 'node:path';
-import { stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
 import { TOKEN_RESEARCH_LISTING_ID } from '../fixtures/listings/index.ts';
 import { acceptQuote } from '../sim/domain/acceptance.ts';
 import { createAccount, depositTo } from '../sim/domain/accounts.ts';
@@ -43,7 +43,8 @@ export interface PopulatedStore {
   /** A key of the bulk accounts and one of its runs (for reads). */
   reader: { secret: string; runId: string };
   buildMs: number;
-  snapshotBytes: number;
+  /** On disk: the snapshot, its journal and its archive. */
+  storeBytes: number;
 }
 
 export function fundedBuyer(deps: Deps, label: string): Buyer & { key: ApiKeyRecord } {
@@ -98,6 +99,12 @@ export async function populateStore(dir: string, options: { runs: number; buyers
     buyers,
     reader: { secret: bulk[0].secret, runId: firstRun },
     buildMs: performance.now() - started,
-    snapshotBytes: (await stat(storePath)).size,
+    storeBytes: await storeBytes(storePath),
   };
+}
+
+async function storeBytes(storePath: string): Promise<number> {
+  let total = 0;
+  for (const name of await readdir(dirname(storePath))) if (name.startsWith(basename(storePath))) total += (await stat(join(dirname(storePath), name))).size;
+  return total;
 }

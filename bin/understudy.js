@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The installed entry point: run the TypeScript CLI through tsx's loader.
-import { register } from 'tsx/esm/api';
-register();
-await import('../src/cli/main.ts');
+// The installed entry point: the CLI as built by bin/build.js (rebuilt first
+// when a source file changed since the last build).
+import { ensureBuilt } from './build.js';
+
+await import(await ensureBuilt());

@@ -54,13 +54,16 @@ export interface Served {
 
 const children: Served[] = [];
 
+/** How serve is started: from the sources through tsx, or as `npm run serve` starts it (the built CLI). */
+const ENTRIES = { source: ['--import', 'tsx', 'src/cli/main.ts'], built: ['bin/understudy.js'] };
+
 /**
- * `node --import tsx src/cli/main.ts serve ARGS`, ready once the listening line
- * and the credential block (a new store's demo keys, or the existing-store line)
- * have been printed.
+ * `node --import tsx src/cli/main.ts serve ARGS` (or `node bin/understudy.js serve ARGS`),
+ * ready once the listening line and the credential block (a new store's demo
+ * keys, or the existing-store line) have been printed.
  */
-export async function serve(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function serve(args: string[], entry: keyof typeof ENTRIES = 'source'): Promise<Served> {
+  const child = spawn(process.execPath, [...ENTRIES[entry], 'serve', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
