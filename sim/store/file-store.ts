@@ -73,6 +73,7 @@ const CHECKPOINT_AFTER_LINES = 50_000;
 /** An archive this much larger than its live rows is rewritten at the next checkpoint. */
 const ARCHIVE_SLACK = 2;
 const ARCHIVE_MIN_REWRITE_BYTES = 8 << 20;
+const RECENTLY_READ_ROWS = 4096;
 
 const groupKey = (id: string) => {
   const colon = id.indexOf(':');
@@ -103,6 +104,12 @@ export class FileStore<C extends CollectionMap> {
   /** Archived collections' rows deleted since the last checkpoint: their tombstones are due. */
   private tombstones: Array<[string, string]> = [];
   private checkpointing: Promise<void> | null = null;
+  /**
+   * Archived rows read lately, by pointer (least recently read first): a row read
+   * again is the very same object, so answers cached per row (sim/http/answer-cache.ts)
+   * stay valid, and reading a run's events again costs no disk read.
+   */
+  private recentlyRead = new Map<RowPointer, Row>();
   private failure: Error | null = null;
   private hooks: StoreHooks<C> = {};
   private inTransaction = false;
@@ -165,7 +172,16 @@ export class FileStore<C extends CollectionMap> {
   }
 
   private resolve(slot: Slot | undefined): Row | undefined {
-    return typeof slot === 'number' ? (this.archive!.read(slot) as Row) : slot;
+    if (typeof slot !== 'number') return slot;
+    let row = this.recentlyRead.get(slot);
+    if (row) {
+      this.recentlyRead.delete(slot);
+    } else {
+      row = this.archive!.read(slot) as Row;
+      if (this.recentlyRead.size >= RECENTLY_READ_ROWS) this.recentlyRead.delete(this.recentlyRead.keys().next().value as number);
+    }
+    this.recentlyRead.set(slot, row);
+    return row;
   }
 
   /**
@@ -322,6 +338,8 @@ export class FileStore<C extends CollectionMap> {
       if (rewrite) {
         this.archive = archive;
         this.generation = generation;
+        // Pointers are positions in one generation's file: the next one reuses the numbers.
+        this.recentlyRead.clear();
         if (previous) {
           await previous.close();
           await RowArchive.remove(previous.path);
@@ -360,6 +378,7 @@ export class FileStore<C extends CollectionMap> {
     await this.journal.flushAll();
     this.data.clear();
     this.groups.clear();
+    this.recentlyRead.clear();
     this.tombstones = [];
     this.liveArchiveBytes = 0;
     this.fill(snapshot.collections, snapshot.meta, this.seq + 1);

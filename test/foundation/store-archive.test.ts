@@ -50,6 +50,13 @@ describe('file store: the archive', () => {
     await store.checkpoint();
     expect(stateOf(store)).toEqual(before);
     expect(store.get('cold', 'c7')).toEqual({ id: 'c7', n: 7, text: 'xxxxxxx' });
+    // Read again, an archived row is the same object (answers cached per row rely on it) until it changes.
+    expect(store.get('cold', 'c7')).toBe(store.get('cold', 'c7'));
+    const read = store.get('cold', 'c7');
+    store.transact((tx) => tx.put('cold', { id: 'c7', n: 70 }));
+    expect(store.get('cold', 'c7')).not.toBe(read);
+    expect(store.get('cold', 'c7')).toEqual({ id: 'c7', n: 70 });
+    store.transact((tx) => tx.put('cold', { id: 'c7', n: 7, text: 'xxxxxxx' }));
     await store.close();
 
     const snapshot = JSON.parse(await readFile(path, 'utf8'));
