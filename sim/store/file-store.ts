@@ -5,6 +5,7 @@ import { DurableJsonFile } from './durable-json-file.ts';
 import { Journal } from './journal.ts';
 import { RowArchive, pointerLength, type RowPointer } from './row-archive.ts';
 import { StoreFileError } from './store-file-error.ts';
+import { groupKeyOf, Transaction } from './transaction.ts';
 
 export { StoreFileError };
 
@@ -75,10 +76,6 @@ const ARCHIVE_SLACK = 2;
 const ARCHIVE_MIN_REWRITE_BYTES = 8 << 20;
 const RECENTLY_READ_ROWS = 4096;
 
-const groupKey = (id: string) => {
-  const colon = id.indexOf(':');
-  return colon === -1 ? id : id.slice(0, colon);
-};
 
 /**
  * The file store: a lowdb snapshot (`PATH`), an append-only journal
@@ -156,11 +153,11 @@ export class FileStore<C extends CollectionMap> {
 
   /** Ids of `collection`, oldest first (reading rows one by one is cheaper than all() for archived ones). */
   ids(collection: keyof C & string): string[] {
-    return [...(this.data.get(collection)?.keys() ?? [])];
+    return [...this.idsOf(collection)];
   }
 
   group<K extends keyof C & string>(collection: K, key: string): C[K][] {
-    return [...(this.groups.get(collection)?.get(key) ?? [])].map((id) => this.get(collection, id)!);
+    return [...this.groupIdsOf(collection, key)].map((id) => this.get(collection, id)!);
   }
 
   count(collection: keyof C & string): number {
@@ -194,38 +191,12 @@ export class FileStore<C extends CollectionMap> {
     if (this.journal.failed) throw this.journal.failed;
     this.inTransaction = true;
     try {
-      const overlay = new Map<string, Map<string, Row | null>>();
-      const metaOverlay = new Map<string, unknown>();
-      const slot = (collection: string) => {
-        let m = overlay.get(collection);
-        if (!m) overlay.set(collection, (m = new Map()));
-        return m;
-      };
-      const tx: Tx<C> = {
-        get: (collection, id) => {
-          const o = overlay.get(collection);
-          if (o?.has(id)) return (o.get(id) ?? undefined) as never;
-          return this.get(collection, id);
-        },
-        put: (collection, row) => {
-          slot(collection).set(row.id, Object.freeze({ ...row }));
-        },
-        delete: (collection, id) => {
-          slot(collection).set(id, null);
-        },
-        all: (collection) => this.merged(this.data.get(collection)?.keys() ?? [], collection, overlay.get(collection), () => true) as never,
-        group: (collection, key) => this.merged(this.groups.get(collection)?.get(key) ?? [], collection, overlay.get(collection), (id) => groupKey(id) === key) as never,
-        getMeta: <T>(key: string) => (metaOverlay.has(key) ? metaOverlay.get(key) : this.meta.get(key)) as T | undefined,
-        setMeta: (key, value) => {
-          metaOverlay.set(key, value);
-        },
-        written: (collection) => [...(overlay.get(collection)?.values() ?? [])].filter((r): r is Row => r !== null) as never,
-      };
+      const tx = new Transaction<C>(this);
       const result = fn(tx);
       this.hooks.beforeCommit?.(tx);
       const ops: Op[] = [];
-      for (const [collection, rows] of overlay) for (const [id, row] of rows) ops.push([collection, id, row]);
-      const metaOps = [...metaOverlay];
+      for (const [collection, rows] of tx.overlay) for (const [id, row] of rows) ops.push([collection, id, row]);
+      const metaOps = [...tx.metaOverlay];
       if (ops.length > 0 || metaOps.length > 0) this.apply(ops, metaOps, true);
       return result;
     } finally {
@@ -233,19 +204,14 @@ export class FileStore<C extends CollectionMap> {
     }
   }
 
-  /** Stored rows with `ids` as a transaction sees them: its own writes replace, remove or add rows. */
-  private merged(ids: Iterable<string>, collection: string, overlay: Map<string, Row | null> | undefined, belongs: (id: string) => boolean): Row[] {
-    const out: Row[] = [];
-    const seen = overlay ? new Set<string>() : null;
-    for (const id of ids) {
-      seen?.add(id);
-      if (overlay?.has(id)) {
-        const row = overlay.get(id);
-        if (row) out.push(row);
-      } else out.push(this.get(collection, id)!);
-    }
-    if (overlay && seen) for (const [id, row] of overlay) if (row && !seen.has(id) && belongs(id)) out.push(row);
-    return out;
+  /** For transactions (CommittedState): ids of a collection, oldest first, without copying them. */
+  idsOf(collection: string): Iterable<string> {
+    return this.data.get(collection)?.keys() ?? [];
+  }
+
+  /** For transactions (CommittedState): ids in one group of a grouped collection. */
+  groupIdsOf(collection: string, key: string): Iterable<string> {
+    return this.groups.get(collection)?.get(key) ?? [];
   }
 
   /** Writes that need not be waited for (request log, usage counters): journaled lazily. */
@@ -425,7 +391,7 @@ export class FileStore<C extends CollectionMap> {
     if (!this.grouped.has(collection)) return;
     let groups = this.groups.get(collection);
     if (!groups) this.groups.set(collection, (groups = new Map()));
-    const key = groupKey(id);
+    const key = groupKeyOf(id);
     let members = groups.get(key);
     if (slot !== null) {
       if (!members) groups.set(key, (members = new Set()));
