@@ -49,7 +49,9 @@ export function attachRecorder(app: FastifyInstance, sim: Simulator, file: strin
   };
 
   app.addHook('onSend', async (request, _reply, payload) => {
+    // Serialized answers arrive as text, cached ones (sim/http/answer-cache.ts) as bytes.
     if (typeof payload === 'string') payloads.set(request, payload);
+    else if (Buffer.isBuffer(payload)) payloads.set(request, payload.toString('utf8'));
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
