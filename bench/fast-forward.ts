@@ -6,7 +6,8 @@
  * each, spread evenly over the 30 days across the 5 tokens. Timed: the wall
  * time of POST /sim/clock/advance {seconds: 2592000}, from sending it to the
  * whole answer (every due job run and the journal on disk). Each size runs in
- * a child process of its own (a fresh heap), stopped at DEADLINE_MS; 1,000
+ * a child process of its own (a fresh heap), built like the CLI (so the
+ * simulator runs as `npm run serve` runs it), stopped at DEADLINE_MS; 1,000
  * logs are measured too, to show how the time grows with the logs.
  */
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { buildSimulator } from '../sim/app.ts';
 import { createAccount } from '../sim/domain/accounts.ts';
 import { scheduleChainScript, type ChainScript } from '../sim/domain/chain-scripts.ts';
 import { createMonitor } from '../sim/domain/monitors.ts';
-import { expectStatus, log, removeDir, request, row, runNode, tempDir, type Row } from './helpers.ts';
+import { builtProgram, expectStatus, log, removeDir, request, row, runNode, tempDir, type Row } from './helpers.ts';
 
 export const DAYS = 30;
 export const SECONDS = DAYS * 86_400;
@@ -63,7 +64,8 @@ export async function measureFastForward(logs = LOGS): Promise<FastForward> {
   // The directory is this process's, so it is removed even when the child is stopped.
   const dir = await tempDir('fast-forward');
   try {
-    return await runNode<FastForward>(fileURLToPath(import.meta.url), ['--child', String(logs), dir], { timeoutMs: DEADLINE_MS });
+    // Built like the CLI (helpers.ts buildServers), as the simulator runs when started by `npm run serve`.
+    return await runNode<FastForward>(builtProgram('fast-forward'), ['--child', String(logs), dir], { timeoutMs: DEADLINE_MS });
   } catch (error) {
     if (!/SIGKILL/.test((error as Error).message)) throw error;
     log(`fast-forward with ${logs} logs: stopped after ${DEADLINE_MS} ms`);

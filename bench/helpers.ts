@@ -17,15 +17,17 @@ export const CLI = join(ROOT, 'bin/understudy.js');
 /** The same CLI from its sources through tsx's loader (for information: how it started before the build). */
 export const CLI_SOURCE = join(ROOT, 'src/cli/main.ts');
 export const BARE_SERVER_SOURCE = join(BENCH_DIR, 'bare-server.ts');
-const BARE_SERVER_BUILD_DIR = join(ROOT, 'dist', 'bench');
-/** The baseline server built the way the CLI is (bin/build.js `bundle`), so both start the same way. */
-export const BARE_SERVER = join(BARE_SERVER_BUILD_DIR, 'bare-server.js');
+/** The benchmark's own child programs, built the way the CLI is (bin/build.js `bundle`), so that all start the same way. */
+const BENCH_BUILD_DIR = join(ROOT, 'dist', 'bench');
+const BUILT_PROGRAMS = ['bare-server', 'fast-forward'] as const;
+export const builtProgram = (name: (typeof BUILT_PROGRAMS)[number]) => join(BENCH_BUILD_DIR, `${name}.js`);
+export const BARE_SERVER = builtProgram('bare-server');
 
-/** Builds the CLI (if its sources changed) and the baseline server before anything is timed. */
+/** Builds the CLI (if its sources changed) and the benchmark's child programs before anything is timed. */
 export async function buildServers(): Promise<void> {
   const { bundle, ensureBuilt } = await import('../bin/build.js');
   await ensureBuilt();
-  await bundle(BARE_SERVER_SOURCE, BARE_SERVER_BUILD_DIR);
+  await bundle(BUILT_PROGRAMS.map((name) => join(BENCH_DIR, `${name}.ts`)), BENCH_BUILD_DIR);
 }
 
 /** One figure of the final table. */

@@ -29,11 +29,11 @@ function sourcesState() {
   return files.sort().join('\n');
 }
 
-/** Bundles one TypeScript entry point into `outdir` the way the CLI is built (the benchmark builds its baseline server with it too). */
-export async function bundle(entry, outdir) {
+/** Bundles TypeScript entry points into `outdir` the way the CLI is built (the benchmark builds its own programs with it too). */
+export async function bundle(entries, outdir) {
   const esbuild = await import('esbuild');
   await esbuild.build({
-    entryPoints: [entry],
+    entryPoints: entries,
     outdir,
     bundle: true,
     splitting: true,
@@ -61,7 +61,7 @@ export async function ensureBuilt() {
   mkdirSync(DIST, { recursive: true });
   const building = join(DIST, `.building-${process.pid}`);
   rmSync(building, { recursive: true, force: true });
-  await bundle(join(ROOT, 'src/cli/main.ts'), building);
+  await bundle([join(ROOT, 'src/cli/main.ts')], building);
   try {
     renameSync(building, join(DIST, name));
   } catch (error) {
