@@ -69,6 +69,14 @@ export interface StoreLayout {
   grouped: readonly string[];
 }
 
+export interface StoreFigures {
+  residentRows: number;
+  archivedRows: number;
+  journalLines: number;
+  archive: { file: string; bytes: number; liveBytes: number } | null;
+  checkpointRunning: boolean;
+}
+
 /** Journal lines past this many start a checkpoint. */
 const CHECKPOINT_AFTER_LINES = 50_000;
 /** An archive this much larger than its live rows is rewritten at the next checkpoint. */
@@ -166,6 +174,20 @@ export class FileStore<C extends CollectionMap> {
 
   getMeta<T>(key: string): T | undefined {
     return this.meta.get(key) as T | undefined;
+  }
+
+  /** Where the state is: rows in memory and in the archive, the journal's length, the archive's size. */
+  figures(): StoreFigures {
+    let residentRows = 0;
+    let archivedRows = 0;
+    for (const rows of this.data.values()) for (const slot of rows.values()) typeof slot === 'number' ? (archivedRows += 1) : (residentRows += 1);
+    return {
+      residentRows,
+      archivedRows,
+      journalLines: this.journal.lines,
+      archive: this.archive ? { file: basename(this.archive.path), bytes: this.archive.size, liveBytes: this.liveArchiveBytes } : null,
+      checkpointRunning: this.checkpointing !== null,
+    };
   }
 
   private resolve(slot: Slot | undefined): Row | undefined {

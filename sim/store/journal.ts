@@ -149,7 +149,8 @@ export class Journal {
   }
 
   private async flushLoop(): Promise<void> {
-    while (this.waiters.length > 0 && !this.failure) {
+    // A rotation waiting for this loop (paused) takes over the lines queued meanwhile.
+    while (this.waiters.length > 0 && !this.failure && !this.paused) {
       const lines = this.pending;
       const waiters = this.waiters;
       this.pending = [];

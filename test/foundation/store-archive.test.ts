@@ -144,6 +144,37 @@ describe('file store: the archive', () => {
     await store.close();
   });
 
+  it('a checkpoint is not starved by a steady stream of durable writes: it finishes while they go on', async () => {
+    const path = join(await tempDir(), 's.json');
+    const store = await open(path);
+    let writing = true;
+    let committed = 0;
+    let written = 0;
+    const acknowledged: Promise<void>[] = [];
+    // A write on every turn of the event loop, each waited for: while one group of lines is being
+    // flushed, the next group is already queued, so the journal is never idle.
+    const write = () => {
+      if (!writing) return;
+      committed += 1;
+      store.transact((tx) => tx.put('cold', { id: `k${committed % 100}`, n: committed }));
+      acknowledged.push(store.settled().then(() => void (written += 1)));
+      setImmediate(write);
+    };
+    write();
+    while (written < 100) await new Promise((resolve) => setImmediate(resolve));
+    await store.checkpoint();
+    const writtenWhenDone = written;
+    writing = false;
+    await Promise.all(acknowledged);
+    expect(writtenWhenDone).toBeLessThan(committed);
+    const expected = stateOf(store);
+    const copy = await crashCopy(path);
+    const reopened = await open(copy);
+    expect(stateOf(reopened)).toEqual(expected);
+    await reopened.close();
+    await store.close();
+  });
+
   it('archive bytes past the length the snapshot names (a checkpoint cut short) are dropped on open', async () => {
     const path = join(await tempDir(), 's.json');
     const store = await open(path);

@@ -125,8 +125,12 @@ function expectInvariant(b: Record<string, string>, where: string): void {
   expect(BigInt(b.availableAtomic) + BigInt(b.reservedAtomic) + BigInt(b.pendingAtomic) + BigInt(b.chargedAtomic), `${where}: ${JSON.stringify(b)}`).toBe(BigInt(b.depositedAtomic));
 }
 
-describe('crash safety of serve', () => {
-  it('keeps every acceptance answered 202 and applies no refused one when SIGKILLed during 200 concurrent accepts', async () => {
+/**
+ * The burst, the kill and every check after the restart. `checkpoints`: store
+ * checkpoints (POST /sim/store/checkpoint: archive, snapshot, journal
+ * rotation) run back to back throughout the burst, so the kill can land in one.
+ */
+async function crashDuringBurst(options: { checkpoints: boolean }): Promise<void> {
     const dir = await tempDir('crash');
     const store = join(dir, 's.json');
     const first = await serve(ARGS(store));
@@ -163,7 +167,18 @@ describe('crash safety of serve', () => {
       );
     }
     for (let i = 0; i < WINDOW; i += 1) releaseNext();
+    let checkpointsDone = 0;
+    const checkpointing = (async () => {
+      // Until the kill refuses the connection.
+      while (options.checkpoints && inFlightAtKill < 0) {
+        const answer = await call(first.base, 'POST', '/sim/store/checkpoint').catch(() => null);
+        if (answer?.status !== 200) break;
+        checkpointsDone += 1;
+      }
+    })();
     const outcomes = await Promise.all(opened.map((o) => o.outcome));
+    await checkpointing;
+    if (options.checkpoints) expect(checkpointsDone).toBeGreaterThanOrEqual(1);
     expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
     expect(inFlightAtKill).toBe(WINDOW - 1);
 
@@ -189,7 +204,7 @@ describe('crash safety of serve', () => {
     const second = await serve(ARGS(store));
     expect(second.readyLines[1]).toMatch(/^Existing store/);
     const base = second.base;
-    console.info(`crash: ${accepted.length} answered 202, ${refused.length} refused, ${unanswered.length} unanswered of which ${await appliedUnanswered()} were applied (killed after ${accepts.length / 2} answers with ${inFlightAtKill} bodies sent and unanswered)`);
+    console.info(`crash${options.checkpoints ? ` (${checkpointsDone} checkpoints during the burst)` : ''}: ${accepted.length} answered 202, ${refused.length} refused, ${unanswered.length} unanswered of which ${await appliedUnanswered()} were applied (killed after ${accepts.length / 2} answers with ${inFlightAtKill} bodies sent and unanswered)`);
 
     // Every acceptance answered 202 is there: its run reads back, and the replay returns the same run.
     for (const r of accepted) {
@@ -241,6 +256,15 @@ describe('crash safety of serve', () => {
 
     expect(await stop(second, 'SIGTERM')).toEqual({ code: 0, signal: null });
     expect(second.stderr()).toBe('');
+}
+
+describe('crash safety of serve', () => {
+  it('keeps every acceptance answered 202 and applies no refused one when SIGKILLed during 200 concurrent accepts', async () => {
+    await crashDuringBurst({ checkpoints: false });
+  });
+
+  it('the same with store checkpoints running back to back through the burst (the kill can land in one)', async () => {
+    await crashDuringBurst({ checkpoints: true });
   });
 
   it('cuts a torn journal tail off on restart and keeps every committed change', async () => {

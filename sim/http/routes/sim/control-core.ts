@@ -126,6 +126,17 @@ export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
 
   app.get('/sim/snapshot', { schema: hide, handler: async () => sim.exportSnapshot() });
 
+  // The store's layout (docs/decisions.md, store layout), and a checkpoint on demand: what runs by
+  // itself every 50,000 journal lines and at shutdown.
+  app.get('/sim/store', { schema: hide, handler: async () => ({ store: deps.store.figures() }) });
+  app.post('/sim/store/checkpoint', {
+    schema: hide,
+    handler: async () => {
+      await deps.store.checkpoint();
+      return { store: deps.store.figures() };
+    },
+  });
+
   app.put('/sim/snapshot', {
     // A whole store exceeds the API's 262144-byte body limit; this control route takes up to 512 MiB.
     bodyLimit: 512 * 1024 * 1024,
