@@ -52,7 +52,7 @@ export async function measureAccept(stores: PopulatedStore[]): Promise<AcceptLat
       return result;
     });
   } finally {
-    // The stores are thrown away: no need to wait for the shutdown compaction.
+    // The stores are thrown away: no need to wait for the shutdown checkpoint.
     await Promise.all(servers.map((server) => server.stop('SIGKILL')));
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Per-request facts that are not ledger state: the request log (spec 5: route,
  * method, time and status only) and key usage (lastUsedAt, requestsLast24h).
- * They live in memory and are saved with the snapshot at compaction and
+ * They live in memory and are saved with the snapshot at checkpoints and
  * shutdown, so a read never pays for a durable write. A crash may lose the
  * latest entries; it never loses or changes money, runs or keys.
  */

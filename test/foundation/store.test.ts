@@ -237,7 +237,7 @@ describe('file store: secrets and refusals', () => {
     };
     await check(); // while running (journal)
     await sim.close();
-    await check(); // after compaction (snapshot)
+    await check(); // after a checkpoint (snapshot and archive)
     expect((await storeFiles(sim.storePath)).journal.length).toBe(0);
   });
 
