@@ -5,6 +5,7 @@ import { DurableJsonFile } from './durable-json-file.ts';
 import { Journal } from './journal.ts';
 import { RowArchive, pointerLength, type RowPointer } from './row-archive.ts';
 import { StoreFileError } from './store-file-error.ts';
+import { StoreLock } from './store-lock.ts';
 import { groupKeyOf, Transaction } from './transaction.ts';
 
 export { StoreFileError };
@@ -87,7 +88,8 @@ const RECENTLY_READ_ROWS = 4096;
 
 /**
  * The file store: a lowdb snapshot (`PATH`), an append-only journal
- * (`PATH.journal`) and an archive of cold rows (`PATH.rows.N`). Transactions
+ * (`PATH.journal`) and an archive of cold rows (`PATH.rows.N`), held by one
+ * process at a time (`PATH.lock`). Transactions
  * run synchronously against an overlay, so a refused transaction leaves memory
  * untouched; a committed one is applied to memory and appended to the journal,
  * and callers wait on `settled()` before answering. A checkpoint moves the
@@ -119,6 +121,7 @@ export class FileStore<C extends CollectionMap> {
   private hooks: StoreHooks<C> = {};
   private inTransaction = false;
   private volatile = new Map<string, () => unknown>();
+  private lock!: StoreLock;
   private readonly archived: ReadonlySet<string>;
   private readonly grouped: ReadonlySet<string>;
 
@@ -134,8 +137,15 @@ export class FileStore<C extends CollectionMap> {
   /** Opens PATH, or creates it from `initial()` when neither file exists. */
   static async open<C extends CollectionMap>(path: string, initial: () => Snapshot, layout: StoreLayout = { archived: [], grouped: [] }): Promise<{ store: FileStore<C>; created: boolean }> {
     const store = new FileStore<C>(path, layout);
-    const created = await store.load(initial);
-    return { store, created };
+    await mkdir(dirname(path), { recursive: true });
+    store.lock = await StoreLock.acquire(path);
+    try {
+      const created = await store.load(initial);
+      return { store, created };
+    } catch (error) {
+      await store.lock.release();
+      throw error;
+    }
   }
 
   setHooks(hooks: StoreHooks<C>): void {
@@ -356,6 +366,7 @@ export class FileStore<C extends CollectionMap> {
     await this.checkpoint();
     await this.journal.close();
     await this.archive?.close();
+    await this.lock.release();
   }
 
   /** Replaces the whole state (snapshot import, reset); durable on return. A malformed snapshot changes nothing. */
@@ -434,7 +445,6 @@ export class FileStore<C extends CollectionMap> {
   }
 
   private async load(initial: () => Snapshot): Promise<boolean> {
-    await mkdir(dirname(this.path), { recursive: true });
     this.low = new Low<SnapshotFile>(new DurableJsonFile<SnapshotFile>(this.path, (text) => parseSnapshot(this.path, text)), null as never);
     await this.low.read();
     const journalText = await readJournal(this.journalPath);

@@ -158,6 +158,26 @@ describe('understudy serve', () => {
     expect(await readFile(store, 'utf8')).toBe('{"format": "understudy-store", "version": 1, "seq":');
   });
 
+  it('refuses a store another serve is using, exit code 2 naming its lock; takes over the lock of one that was killed', async () => {
+    const dir = await tempDir();
+    const store = join(dir, 'shared.json');
+    const first = serve(['--port', '0', '--clock', 'frozen', '--store', store]);
+    await ready(first, (lines) => lines.length >= 5);
+    const second = serve(['--port', '0', '--clock', 'frozen', '--store', store]);
+    expect((await second.exited).code).toBe(2);
+    expect(second.stderr()).toContain(`${store}.lock`);
+    expect(second.stderr()).toContain(`in use by process ${first.child.pid}`);
+    expect(second.stdout()).not.toContain('listening');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const third = serve(['--port', '0', '--clock', 'frozen', '--store', store]);
+    const { lines } = await ready(third, (l) => l.length >= 2);
+    expect(lines[1]).toMatch(/^Existing store:/);
+    third.child.kill('SIGTERM');
+    expect((await third.exited).code).toBe(0);
+    await expect(stat(`${store}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('--help lists every flag', async () => {
     const served = serve(['--help']);
     const { code } = await served.exited;

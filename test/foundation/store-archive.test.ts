@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { appendFile, copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import fc from 'fast-check';
@@ -29,7 +30,8 @@ const stateOf = (store: FileStore<Collections>) => {
 async function crashCopy(path: string): Promise<string> {
   const dir = await tempDir();
   for (const name of await readdir(dirname(path))) {
-    if (name.startsWith(basename(path))) await copyFile(join(dirname(path), name), join(dir, name));
+    // Not the lock: after a real crash its process is gone (and is taken over); here it is this one.
+    if (name.startsWith(basename(path)) && !name.endsWith('.lock')) await copyFile(join(dirname(path), name), join(dir, name));
   }
   return join(dir, basename(path));
 }
@@ -192,6 +194,28 @@ describe('file store: the archive', () => {
     expect(stateOf(again)).toEqual(expected);
     expect(again.figures()).toMatchObject({ residentRows: 1, archivedRows: 3, journalLines: 0 });
     await again.close();
+  });
+
+  it('one process at a time: a second open is refused naming the lock; a lock whose process is gone is taken over', async () => {
+    const path = join(await tempDir(), 's.json');
+    const store = await open(path);
+    const refused = await open(path).then(
+      async (s) => (await s.close(), null),
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(StoreFileError);
+    expect((refused as StoreFileError).file).toBe(`${path}.lock`);
+    expect((refused as Error).message).toContain(`in use by process ${process.pid}`);
+    await store.close();
+    await expect(readFile(`${path}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
+
+    // A process that has exited leaves its id behind, as one killed mid-session would.
+    const gone = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => gone.once('exit', resolve));
+    await writeFile(`${path}.lock`, `${gone.pid}\n`);
+    const taken = await open(path);
+    expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+    await taken.close();
   });
 
   it('archive bytes past the length the snapshot names (a checkpoint cut short) are dropped on open', async () => {
