@@ -73,6 +73,7 @@ export interface Command {
 }
 
 const hasControl = (state: ConsoleState) => state.controlAvailable;
+const pendingBilling = (state: ConsoleState) => state.controlAvailable && state.run.view === 'billing' && state.run.billing?.status === 'pending';
 
 /** The number keys of the screens, in tab order. */
 export const SCREEN_KEYS: Array<{ key: string; screen: Screen; label: string; short: string; screens: Screen[] }> = [
@@ -302,6 +303,9 @@ export const COMMANDS: Command[] = [
   runView('run-receipt', 'i', 'receipt', 'receipt'),
   runView('run-export', 'e', 'export', 'export'),
   { id: 'run-cancel', scope: 'run', keys: [{ input: 'x' }], label: 'x', description: 'cancel run', run: ({ actions }) => void actions.cancelRun() },
+  // Reads left unconfirmed (spec 3.3: billing pending) are resolved by the operator, here through /sim.
+  { id: 'run-reads-confirmed', scope: 'run', keys: [{ input: 'c' }], label: 'c', description: 'reads confirmed', when: pendingBilling, run: ({ actions }) => void actions.reconcileRun(true) },
+  { id: 'run-reads-unconfirmed', scope: 'run', keys: [{ input: 'u' }], label: 'u', description: 'reads not confirmed', when: pendingBilling, run: ({ actions }) => void actions.reconcileRun(false) },
   ...scrollCommands('run', (actions, delta, max) => actions.scrollRun(delta, max)),
   { id: 'run-back', scope: 'run', keys: [{ key: 'escape' }], label: 'esc', description: 'runs', run: ({ actions }) => actions.closeRun() },
 

@@ -121,6 +121,38 @@ describe('purchase flow', () => {
     await h.waitForFrame('the run had already ended (cancelled)');
   });
 
+  it('resolves a pending billing (reads left unconfirmed) with a key: c charges the held reads, u would return them', async () => {
+    await quoteDemoAgent();
+    // An address ending in c0de: the run succeeds but its last 3 reads have no confirmed receipt (docs/magic-inputs.md).
+    h.press('e');
+    await h.waitForFrame('Quote builder · Token Research Agent');
+    h.press(KEYS.down, KEYS.enter);
+    await h.waitForFrame('Token contract: 0x6B175474E89094C44Da98b954EedeAC495271d0F█');
+    h.press(KEYS.backspace, KEYS.backspace, KEYS.backspace, KEYS.backspace, 'c0de', KEYS.enter);
+    await h.waitForFrame(/Token contract\*\s+0x6B175474E89094C44Da98b954EedeAC49527c0de/);
+    h.press('q');
+    await h.waitForFrame('expires in 4:00');
+    await acceptQuote();
+    const runId = h.store.getState().run.runId!;
+    h.press('+', '+');
+    await h.waitForFrame('succeeded · terminal');
+    h.press('b');
+    const pending = await h.waitForFrame('Status            pending');
+    expect(pending).toContain('Pending reason');
+    expect(pending).toContain('c reads confirmed');
+    expect(pending).toContain('u reads not confirmed');
+    const before = await h.client.v1.billing('custody', runId);
+    expect(before.unresolvedRpcCalls).toBe(3);
+
+    h.press('c');
+    const settled = await h.waitForFrame('Status            settled');
+    expect(settled).toContain('reconciled: the held reads were confirmed and charged');
+    expect(settled).not.toContain('c reads confirmed');
+    const after = await h.client.v1.billing('custody', runId);
+    expect(after.status).toBe('settled');
+    expect(BigInt(after.settlement!.chargedAtomic)).toBeGreaterThan(BigInt(before.settlement?.chargedAtomic ?? '0'));
+  });
+
   it('explains a refused acceptance of an expired quote', async () => {
     await quoteDemoAgent();
     // Spec 3.1: 240 seconds after creation the quote expires.

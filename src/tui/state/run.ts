@@ -5,7 +5,7 @@ import type { ConsoleActions, RunListItem, RunState, RunView } from './types.ts'
 
 type RunActions = Pick<
   ConsoleActions,
-  'loadRuns' | 'moveRunSelection' | 'openSelectedRun' | 'openRun' | 'loadRun' | 'pollRun' | 'showRunView' | 'cancelRun' | 'closeRun' | 'scrollRun'
+  'loadRuns' | 'moveRunSelection' | 'openSelectedRun' | 'openRun' | 'loadRun' | 'pollRun' | 'showRunView' | 'cancelRun' | 'reconcileRun' | 'closeRun' | 'scrollRun'
 >;
 
 export const emptyRun = (): RunState => ({
@@ -157,6 +157,16 @@ export function runActions({ set, get, call }: SliceContext, client: Client): Ru
       const wasTerminal = read ? isTerminal(read.run.status) : false;
       set({ notice: wasTerminal ? `the run had already ended (${result.value.status}); cancel changed nothing` : `cancelled: the run is ${result.value.status}` });
       patch({ pollIndex: 0 });
+      await loadRun();
+    },
+
+    async reconcileRun(confirmed) {
+      const { runId } = get().run;
+      if (!runId) return;
+      const result = await call((c) => c.sim.reconcileRun(runId, { confirmed }));
+      if (!result.ok) return;
+      set({ notice: confirmed ? 'reconciled: the held reads were confirmed and charged' : 'reconciled: the held reads were not confirmed; their amount returned to available' });
+      patch({ view: 'billing', billing: result.value, scroll: 0 });
       await loadRun();
     },
 

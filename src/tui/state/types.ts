@@ -277,6 +277,8 @@ export interface ConsoleActions {
   pollRun(): Promise<void>;
   showRunView(view: RunView): Promise<void>;
   cancelRun(): Promise<void>;
+  /** Resolves a pending billing's held reads (control API): confirmed, they are charged; not, they return. */
+  reconcileRun(confirmed: boolean): Promise<void>;
   closeRun(): void;
   scrollRun(delta: number, maxScroll: number): void;
 
