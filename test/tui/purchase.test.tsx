@@ -30,6 +30,39 @@ async function acceptQuote(): Promise<string> {
   return h.waitForFrame(/Run [0-9a-f]{8}… Token Research Agent/);
 }
 
+/** A run whose billing is pending: the demo agent on an address ending in c0de (its last 3 reads have no confirmed receipt, docs/magic-inputs.md), accepted and run to its end, billing view open. */
+async function pendingBilling() {
+  await quoteDemoAgent();
+  h.press('e');
+  await h.waitForFrame('Quote builder · Token Research Agent');
+  h.press(KEYS.down, KEYS.enter);
+  await h.waitForFrame('Token contract: 0x6B175474E89094C44Da98b954EedeAC495271d0F█');
+  h.press(KEYS.backspace, KEYS.backspace, KEYS.backspace, KEYS.backspace, 'c0de', KEYS.enter);
+  await h.waitForFrame(/Token contract\*\s+0x6B175474E89094C44Da98b954EedeAC49527c0de/);
+  h.press('q');
+  await h.waitForFrame('expires in 4:00');
+  await acceptQuote();
+  const runId = h.store.getState().run.runId!;
+  h.press('+', '+');
+  await h.waitForFrame('succeeded · terminal');
+  h.press('b');
+  const pending = await h.waitForFrame('Status            pending');
+  expect(pending).toContain('Pending reason');
+  expect(pending).toContain('c reads confirmed');
+  expect(pending).toContain('u reads not confirmed');
+  const billing = await h.client.v1.billing('custody', runId);
+  expect(billing.unresolvedRpcCalls).toBe(3);
+  const balance = async () => {
+    const view = await h.client.sim.account(h.store.getState().accountId!);
+    const b = view.balances.find((x) => x.profile === 'local_custody')!;
+    return { available: BigInt(b.availableAtomic), pending: BigInt(b.pendingAtomic), charged: BigInt(b.chargedAtomic) };
+  };
+  const held = await balance();
+  expect(held.pending).toBe(BigInt(String(billing.heldAtomic)));
+  expect(held.pending).toBeGreaterThan(0n);
+  return { runId, held, balance };
+}
+
 describe('purchase flow', () => {
   it('quotes in two keys from the catalog, accepts, settles, and shows billing, receipt and export', async () => {
     const quoteFrame = await quoteDemoAgent();
@@ -121,36 +154,31 @@ describe('purchase flow', () => {
     await h.waitForFrame('the run had already ended (cancelled)');
   });
 
-  it('resolves a pending billing (reads left unconfirmed) with a key: c charges the held reads, u would return them', async () => {
-    await quoteDemoAgent();
-    // An address ending in c0de: the run succeeds but its last 3 reads have no confirmed receipt (docs/magic-inputs.md).
-    h.press('e');
-    await h.waitForFrame('Quote builder · Token Research Agent');
-    h.press(KEYS.down, KEYS.enter);
-    await h.waitForFrame('Token contract: 0x6B175474E89094C44Da98b954EedeAC495271d0F█');
-    h.press(KEYS.backspace, KEYS.backspace, KEYS.backspace, KEYS.backspace, 'c0de', KEYS.enter);
-    await h.waitForFrame(/Token contract\*\s+0x6B175474E89094C44Da98b954EedeAC49527c0de/);
-    h.press('q');
-    await h.waitForFrame('expires in 4:00');
-    await acceptQuote();
-    const runId = h.store.getState().run.runId!;
-    h.press('+', '+');
-    await h.waitForFrame('succeeded · terminal');
-    h.press('b');
-    const pending = await h.waitForFrame('Status            pending');
-    expect(pending).toContain('Pending reason');
-    expect(pending).toContain('c reads confirmed');
-    expect(pending).toContain('u reads not confirmed');
-    const before = await h.client.v1.billing('custody', runId);
-    expect(before.unresolvedRpcCalls).toBe(3);
-
+  it('resolves a pending billing (reads left unconfirmed) by keys: c charges the held reads', async () => {
+    const { runId, held, balance } = await pendingBilling();
     h.press('c');
     const settled = await h.waitForFrame('Status            settled');
     expect(settled).toContain('reconciled: the held reads were confirmed and charged');
     expect(settled).not.toContain('c reads confirmed');
-    const after = await h.client.v1.billing('custody', runId);
-    expect(after.status).toBe('settled');
-    expect(BigInt(after.settlement!.chargedAtomic)).toBeGreaterThan(BigInt(before.settlement?.chargedAtomic ?? '0'));
+    expect((await h.client.v1.billing('custody', runId)).status).toBe('settled');
+    // The held amount moves from pending to charged.
+    const after = await balance();
+    expect(after.pending).toBe(0n);
+    expect(after.charged).toBe(held.charged + held.pending);
+    expect(after.available).toBe(held.available);
+  });
+
+  it('resolves a pending billing by keys: u returns the held reads, charging only the confirmed ones', async () => {
+    const { runId, held, balance } = await pendingBilling();
+    h.press('u');
+    const settled = await h.waitForFrame('Status            settled');
+    expect(settled).toContain('reconciled: the held reads were not confirmed; their amount returned to available');
+    expect((await h.client.v1.billing('custody', runId)).status).toBe('settled');
+    // The held amount moves from pending back to available.
+    const after = await balance();
+    expect(after.pending).toBe(0n);
+    expect(after.charged).toBe(held.charged);
+    expect(after.available).toBe(held.available + held.pending);
   });
 
   it('explains a refused acceptance of an expired quote', async () => {
