@@ -39,8 +39,8 @@ export interface ConsoleHarness {
  * ink-testing-library's stdin cannot enter raw mode, so the App is told it
  * is interactive rather than asking the terminal.
  */
-export async function startConsole(options: { controlAvailable?: boolean; inbox?: boolean; scenarios?: boolean } = {}): Promise<ConsoleHarness> {
-  const sim = await startSimulator();
+export async function startConsole(options: { controlAvailable?: boolean; inbox?: boolean; scenarios?: boolean; clock?: 'frozen' | 'realtime'; clockRefreshMs?: number } = {}): Promise<ConsoleHarness> {
+  const sim = await startSimulator(options.clock ? { clock: options.clock } : {});
   const baseUrl = await listen(sim.app);
   const demo = sim.demo.find((d) => d.profile === 'local_custody')!;
   const client = createClient({ baseUrl, key: demo.secret, retries: 0 });
@@ -55,7 +55,7 @@ export async function startConsole(options: { controlAvailable?: boolean; inbox?
     openScenario: options.scenarios ? openScenarioFile : null,
     newIdempotencyKey: () => `console-test-${++keyCount}`,
   });
-  const view = render(<App store={store} isInteractive clockRefreshMs={60_000} />);
+  const view = render(<App store={store} isInteractive clockRefreshMs={options.clockRefreshMs ?? 60_000} />);
   const lastFrame = () => view.lastFrame() ?? '';
 
   return {

@@ -111,6 +111,20 @@ describe('screens', () => {
     await h.waitForFrame(/✖ console_error: fixtures\/scenarios\/01-nope\.json: \(file\) cannot be read/);
   });
 
+  it('on a realtime clock, rereads the screen in view with each clock tick: a deposit made elsewhere appears without a key', async () => {
+    h = await startConsole({ clock: 'realtime', clockRefreshMs: 100 });
+    await h.waitForFrame('Balances');
+    h.press('4');
+    const before = await h.waitForFrame('postings, newest first');
+    expect(before).toContain('deposited 2 ETH');
+    expect(before).toContain('History 2 postings');
+    const accountId = h.store.getState().accountId!;
+    await h.client.sim.deposit(accountId, { profile: 'local_custody', amountAtomic: (125n * 10n ** 17n).toString() });
+    const after = await h.waitForFrame('deposited 14.5 ETH', 5_000);
+    expect(after).toContain('History 3 postings');
+    expect(after).toMatch(/local_custody deposit\s+12\.5 ETH/);
+  });
+
   it('shows help for the screen in use, within 24 rows', async () => {
     h = await startConsole();
     await h.waitForFrame('Balances');

@@ -8,6 +8,7 @@ const shortTime = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z')
 
 /** The key, the account's balances and the simulated clock. */
 export function sessionActions({ set, get, call, client }: SliceContext): SessionActions {
+  let rereading = false;
   async function advance(to: ClockAdvance) {
     if (!get().controlAvailable) return;
     const result = await call((c) => c.sim.advance(to));
@@ -47,8 +48,17 @@ export function sessionActions({ set, get, call, client }: SliceContext): Sessio
         const clock = await client.sim.clock();
         set({ clock });
         // A frozen clock moved by someone else (a script, another console): reread what is on screen.
-        // A realtime clock moves every second; the run screen polls with backoff instead (spec 4.6).
         if (previous && clock.mode === 'frozen' && previous.now !== clock.now) void get().actions.refreshTimeDependent();
+        // A realtime clock moves on its own: reread with each tick (one at a time). The run screen polls
+        // with backoff instead (spec 4.6).
+        if (clock.mode === 'realtime' && get().screen !== 'run' && !rereading) {
+          rereading = true;
+          void get()
+            .actions.refreshTimeDependent()
+            .finally(() => {
+              rereading = false;
+            });
+        }
       } catch {
         // The next tick tries again.
       }
