@@ -68,6 +68,8 @@ export interface StoreLayout {
   archived: readonly string[];
   /** Collections whose ids are `key:…`, indexed by that key for group(). */
   grouped: readonly string[];
+  /** Journal lines that start a checkpoint while serving (default 50,000). */
+  checkpointAfterLines?: number;
 }
 
 export interface StoreFigures {
@@ -78,7 +80,6 @@ export interface StoreFigures {
   checkpointRunning: boolean;
 }
 
-/** Journal lines past this many start a checkpoint. */
 const CHECKPOINT_AFTER_LINES = 50_000;
 /** An archive this much larger than its live rows is rewritten at the next checkpoint. */
 const ARCHIVE_SLACK = 2;
@@ -125,9 +126,12 @@ export class FileStore<C extends CollectionMap> {
   private readonly archived: ReadonlySet<string>;
   private readonly grouped: ReadonlySet<string>;
 
+  private readonly checkpointAfterLines: number;
+
   private constructor(readonly path: string, layout: StoreLayout) {
     this.archived = new Set(layout.archived);
     this.grouped = new Set(layout.grouped);
+    this.checkpointAfterLines = layout.checkpointAfterLines ?? CHECKPOINT_AFTER_LINES;
   }
 
   get journalPath(): string {
@@ -401,7 +405,7 @@ export class FileStore<C extends CollectionMap> {
       // The returned promise is awaited through settled(); a failure is kept by the journal.
       this.journal.append(line).catch(() => undefined);
     } else this.journal.appendLazily(line);
-    if (this.journal.lines >= CHECKPOINT_AFTER_LINES && !this.checkpointing && !this.failure) {
+    if (this.journal.lines >= this.checkpointAfterLines && !this.checkpointing && !this.failure) {
       // Its failure is kept (this.failure) and refuses later transactions.
       this.checkpoint().catch(() => undefined);
     }
