@@ -125,7 +125,6 @@ export class FileStore<C extends CollectionMap> {
   private lock!: StoreLock;
   private readonly archived: ReadonlySet<string>;
   private readonly grouped: ReadonlySet<string>;
-
   private readonly checkpointAfterLines: number;
 
   private constructor(readonly path: string, layout: StoreLayout) {
@@ -194,7 +193,12 @@ export class FileStore<C extends CollectionMap> {
   figures(): StoreFigures {
     let residentRows = 0;
     let archivedRows = 0;
-    for (const rows of this.data.values()) for (const slot of rows.values()) typeof slot === 'number' ? (archivedRows += 1) : (residentRows += 1);
+    for (const rows of this.data.values()) {
+      for (const slot of rows.values()) {
+        if (typeof slot === 'number') archivedRows += 1;
+        else residentRows += 1;
+      }
+    }
     return {
       residentRows,
       archivedRows,
