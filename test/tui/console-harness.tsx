@@ -39,7 +39,9 @@ export interface ConsoleHarness {
  * ink-testing-library's stdin cannot enter raw mode, so the App is told it
  * is interactive rather than asking the terminal.
  */
-export async function startConsole(options: { controlAvailable?: boolean; inbox?: boolean; scenarios?: boolean; clock?: 'frozen' | 'realtime'; clockRefreshMs?: number } = {}): Promise<ConsoleHarness> {
+export async function startConsole(
+  options: { controlAvailable?: boolean; inbox?: boolean; scenarios?: boolean; clock?: 'frozen' | 'realtime'; clockRefreshMs?: number; realtimeRereadMs?: number } = {},
+): Promise<ConsoleHarness> {
   const sim = await startSimulator(options.clock ? { clock: options.clock } : {});
   const baseUrl = await listen(sim.app);
   const demo = sim.demo.find((d) => d.profile === 'local_custody')!;
@@ -54,6 +56,7 @@ export async function startConsole(options: { controlAvailable?: boolean; inbox?
     inbox,
     openScenario: options.scenarios ? openScenarioFile : null,
     newIdempotencyKey: () => `console-test-${++keyCount}`,
+    realtimeRereadMs: options.realtimeRereadMs,
   });
   const view = render(<App store={store} isInteractive clockRefreshMs={options.clockRefreshMs ?? 60_000} />);
   const lastFrame = () => view.lastFrame() ?? '';

@@ -111,8 +111,8 @@ describe('screens', () => {
     await h.waitForFrame(/✖ console_error: fixtures\/scenarios\/01-nope\.json: \(file\) cannot be read/);
   });
 
-  it('on a realtime clock, rereads the screen in view with each clock tick: a deposit made elsewhere appears without a key', async () => {
-    h = await startConsole({ clock: 'realtime', clockRefreshMs: 100 });
+  it('on a realtime clock, rereads the screen in view as the clock moves: a deposit made elsewhere appears without a key', async () => {
+    h = await startConsole({ clock: 'realtime', clockRefreshMs: 100, realtimeRereadMs: 300 });
     await h.waitForFrame('Balances');
     h.press('4');
     const before = await h.waitForFrame('postings, newest first');
@@ -120,9 +120,19 @@ describe('screens', () => {
     expect(before).toContain('History 2 postings');
     const accountId = h.store.getState().accountId!;
     await h.client.sim.deposit(accountId, { profile: 'local_custody', amountAtomic: (125n * 10n ** 17n).toString() });
-    const after = await h.waitForFrame('deposited 14.5 ETH', 5_000);
-    expect(after).toContain('History 3 postings');
+    // Balances and history are two reads: the frame that shows both.
+    const after = await h.waitForFrame((f) => f.includes('deposited 14.5 ETH') && f.includes('History 3 postings'), 5_000);
     expect(after).toMatch(/local_custody deposit\s+12\.5 ETH/);
+  });
+
+  it('on a realtime clock, rereads with the key at most every 10 s by default (its budget is 60 requests a minute)', async () => {
+    h = await startConsole({ clock: 'realtime', clockRefreshMs: 50 });
+    await h.waitForFrame('Balances');
+    // Twenty clock ticks on the key screen, whose reread asks GET /v1/buyer/key.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const asked = (await h.client.sim.requests()).filter((r) => r.method === 'GET' && r.route === '/v1/buyer/key');
+    expect(asked.length).toBeGreaterThanOrEqual(1);
+    expect(asked.length).toBeLessThanOrEqual(2);
   });
 
   it('shows help for the screen in use, within 24 rows', async () => {

@@ -7,8 +7,9 @@ type SessionActions = Pick<ConsoleActions, 'loadKey' | 'loadAccount' | 'refreshC
 const shortTime = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 
 /** The key, the account's balances and the simulated clock. */
-export function sessionActions({ set, get, call, client }: SliceContext): SessionActions {
+export function sessionActions({ set, get, call, client }: SliceContext, realtimeRereadMs: number): SessionActions {
   let rereading = false;
+  let lastRereadMs = Number.NEGATIVE_INFINITY;
   async function advance(to: ClockAdvance) {
     if (!get().controlAvailable) return;
     const result = await call((c) => c.sim.advance(to));
@@ -49,10 +50,12 @@ export function sessionActions({ set, get, call, client }: SliceContext): Sessio
         set({ clock });
         // A frozen clock moved by someone else (a script, another console): reread what is on screen.
         if (previous && clock.mode === 'frozen' && previous.now !== clock.now) void get().actions.refreshTimeDependent();
-        // A realtime clock moves on its own: reread with each tick (one at a time). The run screen polls
-        // with backoff instead (spec 4.6).
-        if (clock.mode === 'realtime' && get().screen !== 'run' && !rereading) {
+        // A realtime clock moves on its own: reread every `realtimeRereadMs` of it (one at a time). The
+        // run screen polls with backoff instead (spec 4.6).
+        const nowMs = Date.parse(clock.now);
+        if (clock.mode === 'realtime' && get().screen !== 'run' && !rereading && nowMs - lastRereadMs >= realtimeRereadMs) {
           rereading = true;
+          lastRereadMs = nowMs;
           void get()
             .actions.refreshTimeDependent()
             .finally(() => {

@@ -15,6 +15,7 @@ import type { ConsoleActions, ConsoleData, ConsoleState, ConsoleStoreOptions, Sc
 export type ConsoleStore = StoreApi<ConsoleState>;
 
 const DEFAULT_PAGE_SIZE = 10;
+const REALTIME_REREAD_MS = 10_000;
 
 function initialData(options: ConsoleStoreOptions): ConsoleData {
   const pageSize = options.catalogPageSize ?? DEFAULT_PAGE_SIZE;
@@ -55,7 +56,7 @@ export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
     const client = options.client;
     const newIdempotencyKey = options.newIdempotencyKey ?? defaultIdempotencyKey;
     const slice: SliceContext = { set, get, client, call: guardedCall(client, set) };
-    const session = sessionActions(slice);
+    const session = sessionActions(slice, options.realtimeRereadMs ?? REALTIME_REREAD_MS);
     const catalog = catalogActions(slice);
     const filters = filterActions(slice, (draft) => catalog.loadPage({ ...get().catalog.query, filters: draft }, 0, undefined));
     const agent = agentActions(slice);

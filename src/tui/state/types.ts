@@ -335,6 +335,12 @@ export interface ConsoleStoreOptions {
   openScenario?: ((file: string) => Promise<ScenarioStepper>) | null;
   /** Makes idempotency keys; tests may pass a counter. */
   newIdempotencyKey?: () => string;
+  /**
+   * On a realtime clock, how much simulated time passes between rereads of the
+   * screen in view (default 10 s): several screens read with the key, whose
+   * budget is 60 requests a minute by default (spec 8).
+   */
+  realtimeRereadMs?: number;
 }
 
 export type SetState = (partial: Partial<ConsoleData> | ((state: ConsoleState) => Partial<ConsoleData>)) => void;
