@@ -36,6 +36,14 @@ async function crashCopy(path: string): Promise<string> {
   return join(dir, basename(path));
 }
 
+/** A crash now (every file copied as it stands, the store left open) reopens to the very state the store holds. */
+async function expectCrashCopyToReopenAsIs(store: FileStore<Collections>, path: string): Promise<void> {
+  const expected = stateOf(store);
+  const reopened = await open(await crashCopy(path));
+  expect(stateOf(reopened)).toEqual(expected);
+  await reopened.close();
+}
+
 afterEach(removeTempDirs);
 
 describe('file store: the archive', () => {
@@ -136,13 +144,9 @@ describe('file store: the archive', () => {
     const journal = await readFile(`${path}.journal`, 'utf8');
     expect(journal).toContain('"h0"');
     expect(journal).not.toContain('"c1999"');
-    const expected = stateOf(store);
-    const copy = await crashCopy(path);
-    const reopened = await open(copy);
-    expect(stateOf(reopened)).toEqual(expected);
-    expect(reopened.get('cold', 'c5')).toEqual({ id: 'c5', n: -6 });
-    expect(reopened.get('cold', 'c500')?.n).toBe(500);
-    await reopened.close();
+    expect(store.get('cold', 'c5')).toEqual({ id: 'c5', n: -6 });
+    expect(store.get('cold', 'c500')?.n).toBe(500);
+    await expectCrashCopyToReopenAsIs(store, path);
     await store.close();
   });
 
@@ -169,11 +173,7 @@ describe('file store: the archive', () => {
     writing = false;
     await Promise.all(acknowledged);
     expect(writtenWhenDone).toBeLessThan(committed);
-    const expected = stateOf(store);
-    const copy = await crashCopy(path);
-    const reopened = await open(copy);
-    expect(stateOf(reopened)).toEqual(expected);
-    await reopened.close();
+    await expectCrashCopyToReopenAsIs(store, path);
     await store.close();
   });
 
@@ -232,11 +232,7 @@ describe('file store: the archive', () => {
     // Without checkpoints the journal would hold 1,000 lines; each one cut it back to what came after it.
     expect(figures.journalLines).toBeLessThan(200);
     expect(figures.archivedRows).toBeGreaterThan(0);
-    const expected = stateOf(store);
-    const copy = await crashCopy(path);
-    const reopened = await open(copy);
-    expect(stateOf(reopened)).toEqual(expected);
-    await reopened.close();
+    await expectCrashCopyToReopenAsIs(store, path);
     await store.close();
   });
 
