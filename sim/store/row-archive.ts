@@ -14,13 +14,6 @@ const MAX_OFFSET = Number.MAX_SAFE_INTEGER / SPAN - 1;
 
 export const pointerLength = (pointer: RowPointer) => pointer % SPAN;
 
-/** One row (or a tombstone, `row: null`) as it goes into the archive. */
-export interface ArchiveEntry {
-  collection: string;
-  id: string;
-  row: object | null;
-}
-
 /** A row line's header ends here; the row's own JSON follows up to the newline. */
 const ROW_MARK = Buffer.from(',"r":');
 const C_MARK = Buffer.from('{"c":"');
