@@ -154,9 +154,10 @@ export class Simulator {
     this.monitorIndex.rebuild();
   }
 
-  /** GET /sim/snapshot: the whole state, clock included, as one JSON document. */
-  exportSnapshot(): SimulatorSnapshot {
-    return { format: 'understudy-snapshot', version: 1, clock: { now: this.deps.clock.nowIso(), mode: this.deps.clock.mode }, store: this.deps.store.toSnapshot() };
+  /** GET /sim/snapshot: the whole state, clock included, as one JSON document (a SimulatorSnapshot), in chunks of bytes. */
+  exportSnapshot(): Buffer[] {
+    const head = `{"format":"understudy-snapshot","version":1,"clock":${JSON.stringify({ now: this.deps.clock.nowIso(), mode: this.deps.clock.mode })},"store":`;
+    return this.deps.store.snapshotChunks(head, '}');
   }
 
   /**

@@ -83,6 +83,26 @@ describe('file store: the archive', () => {
     await again.close();
   });
 
+  it('exports as the bytes of JSON.stringify(toSnapshot()), archived rows copied as archived, with any text around it', async () => {
+    const path = join(await tempDir(), 's.json');
+    const store = await open(path);
+    store.transact((tx) => {
+      // About 2 MB in all: the export is more than one chunk.
+      for (let i = 0; i < 300; i += 1) tx.put('cold', { id: `c${i}`, n: i, text: `é${'x'.repeat(i * 45)}` });
+      tx.put('hot', { id: 'h', n: 1 });
+      tx.put('ledger', { id: 'g:1', n: 2 });
+      tx.setMeta('m', { deep: [1, 'two'] });
+    });
+    await store.checkpoint();
+    store.transact((tx) => tx.put('cold', { id: 'c3', n: 33 }));
+    const chunks = store.snapshotChunks('[', ']');
+    expect(chunks.length).toBeGreaterThan(1);
+    const text = Buffer.concat(chunks).toString('utf8');
+    expect(text).toBe(`[${JSON.stringify(store.toSnapshot())}]`);
+    expect(store.figures().archivedRows).toBeGreaterThan(290);
+    await store.close();
+  });
+
   it('a deleted archived row stays deleted, and one written again after its delete comes back', async () => {
     const path = join(await tempDir(), 's.json');
     const store = await open(path);

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '../../schemas/json-schema.ts';
 import { accountView, createAccount, depositTo, balanceView } from '../../../domain/accounts.ts';
@@ -7,6 +8,7 @@ import { createKey, keyView, revokeKey, type CreateKeyInput } from '../../../dom
 import type { Profile } from '../../../domain/catalog-types.ts';
 import { historyOf } from '../../../domain/ledger.ts';
 import type { Simulator } from '../../../simulator.ts';
+import { JSON_TYPE } from '../../answer-cache.ts';
 import { Amount, IdParams } from '../../schemas/common.ts';
 import { ProfileSchema, Scope } from '../../schemas/key.ts';
 
@@ -124,7 +126,11 @@ export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
     handler: async (request) => ({ requests: sim.telemetry.recentRequests((request.query as { limit?: number }).limit) }),
   });
 
-  app.get('/sim/snapshot', { schema: hide, handler: async () => sim.exportSnapshot() });
+  app.get('/sim/snapshot', {
+    schema: hide,
+    // Sent as the chunks are, without another serialization of the whole document.
+    handler: async (_request, reply) => reply.type(JSON_TYPE).send(Readable.from(sim.exportSnapshot())),
+  });
 
   // The store's layout (docs/decisions.md, store layout), and a checkpoint on demand: what runs by
   // itself every 50,000 journal lines and at shutdown.
