@@ -34,10 +34,10 @@ export interface Collections {
 /**
  * Which collections live in the store's archive: those whose rows pile up with
  * every run and are then only looked up by id (a run, its quote, events,
- * billing, ledger lines). Ledger lines are also read per account, by the
- * `accountId:` prefix of their ids.
+ * billing, ledger lines). Ledger lines and runs are also read per account, so
+ * they are grouped by their accountId.
  */
 export const STORE_LAYOUT: StoreLayout = {
   archived: ['quotes', 'acceptances', 'reservations', 'runs', 'runEvents', 'billings', 'artifacts', 'ledgerEntries'],
-  grouped: ['ledgerEntries'],
+  grouped: { ledgerEntries: 'accountId', runs: 'accountId' },
 };

@@ -6,7 +6,7 @@ import { Journal } from './journal.ts';
 import { RowArchive, pointerLength, type RowPointer } from './row-archive.ts';
 import { StoreFileError } from './store-file-error.ts';
 import { StoreLock } from './store-lock.ts';
-import { groupKeyOf, Transaction } from './transaction.ts';
+import { Transaction } from './transaction.ts';
 
 export { StoreFileError };
 
@@ -45,7 +45,7 @@ export interface Tx<C extends CollectionMap> {
   put<K extends keyof C & string>(collection: K, row: C[K]): void;
   delete<K extends keyof C & string>(collection: K, id: string): void;
   all<K extends keyof C & string>(collection: K): C[K][];
-  /** Rows of a grouped collection whose id starts with `key:`, oldest first. */
+  /** Rows of a grouped collection whose group field holds `key`, oldest first. */
   group<K extends keyof C & string>(collection: K, key: string): C[K][];
   getMeta<T>(key: string): T | undefined;
   setMeta(key: string, value: unknown): void;
@@ -66,11 +66,20 @@ export interface StoreLayout {
    * on demand: ones looked up by id, never scanned whole while serving.
    */
   archived: readonly string[];
-  /** Collections whose ids are `key:…`, indexed by that key for group(). */
-  grouped: readonly string[];
+  /** Collections indexed for group() by the value of one field of their rows: collection → field. */
+  grouped: Readonly<Record<string, string>>;
   /** Journal lines that start a checkpoint while serving (default 50,000). */
   checkpointAfterLines?: number;
 }
+
+/** The rows of a grouped collection whose group field holds `key`, by id, oldest first. */
+interface Group {
+  key: string;
+  members: Set<string>;
+}
+
+/** A row's group: the text of its group field. */
+const groupValue = (row: Row, field: string) => String((row as unknown as Record<string, unknown>)[field] ?? '');
 
 export interface StoreFigures {
   residentRows: number;
@@ -102,7 +111,9 @@ const EXPORT_CHUNK = 1 << 20;
  */
 export class FileStore<C extends CollectionMap> {
   private data = new Map<string, Map<string, Slot>>();
-  private groups = new Map<string, Map<string, Set<string>>>();
+  /** Per grouped collection: group key → its group, and id → its row's group (one key string per group, however many rows). */
+  private groups = new Map<string, Map<string, Group>>();
+  private memberOf = new Map<string, Map<string, Group>>();
   private meta = new Map<string, unknown>();
   private seq = 0;
   private journal!: Journal;
@@ -126,12 +137,12 @@ export class FileStore<C extends CollectionMap> {
   private volatile = new Map<string, () => unknown>();
   private lock!: StoreLock;
   private readonly archived: ReadonlySet<string>;
-  private readonly grouped: ReadonlySet<string>;
+  private readonly groupFields: ReadonlyMap<string, string>;
   private readonly checkpointAfterLines: number;
 
   private constructor(readonly path: string, layout: StoreLayout) {
     this.archived = new Set(layout.archived);
-    this.grouped = new Set(layout.grouped);
+    this.groupFields = new Map(Object.entries(layout.grouped));
     this.checkpointAfterLines = layout.checkpointAfterLines ?? CHECKPOINT_AFTER_LINES;
   }
 
@@ -140,7 +151,7 @@ export class FileStore<C extends CollectionMap> {
   }
 
   /** Opens PATH, or creates it from `initial()` when neither file exists. */
-  static async open<C extends CollectionMap>(path: string, initial: () => Snapshot, layout: StoreLayout = { archived: [], grouped: [] }): Promise<{ store: FileStore<C>; created: boolean }> {
+  static async open<C extends CollectionMap>(path: string, initial: () => Snapshot, layout: StoreLayout = { archived: [], grouped: {} }): Promise<{ store: FileStore<C>; created: boolean }> {
     const store = new FileStore<C>(path, layout);
     await mkdir(dirname(path), { recursive: true });
     store.lock = await StoreLock.acquire(path);
@@ -179,8 +190,13 @@ export class FileStore<C extends CollectionMap> {
     return [...this.idsOf(collection)];
   }
 
+  /** Ids in one group of a grouped collection, oldest first. */
+  groupIds(collection: keyof C & string, key: string): string[] {
+    return [...this.groupIdsOf(collection, key)];
+  }
+
   group<K extends keyof C & string>(collection: K, key: string): C[K][] {
-    return [...this.groupIdsOf(collection, key)].map((id) => this.get(collection, id)!);
+    return this.groupIds(collection, key).map((id) => this.get(collection, id)!);
   }
 
   count(collection: keyof C & string): number {
@@ -251,9 +267,15 @@ export class FileStore<C extends CollectionMap> {
     return this.data.get(collection)?.keys() ?? [];
   }
 
+  /** For transactions (CommittedState): the group a row belongs to, or null for a collection without groups. */
+  groupOf(collection: string, row: Row): string | null {
+    const field = this.groupFields.get(collection);
+    return field === undefined ? null : groupValue(row, field);
+  }
+
   /** For transactions (CommittedState): ids in one group of a grouped collection. */
   groupIdsOf(collection: string, key: string): Iterable<string> {
-    return this.groups.get(collection)?.get(key) ?? [];
+    return this.groups.get(collection)?.get(key)?.members ?? [];
   }
 
   /** Writes that need not be waited for (request log, usage counters): journaled lazily. */
@@ -303,7 +325,7 @@ export class FileStore<C extends CollectionMap> {
     for (const [key, provider] of this.volatile) meta[key] = provider();
     const inline: SnapshotFile['collections'] = {};
     const rewrite = forceRewrite || this.archive === null || (this.archive.size > ARCHIVE_SLACK * this.liveArchiveBytes && this.archive.size > ARCHIVE_MIN_REWRITE_BYTES);
-    const moved: Array<{ collection: string; id: string; slot: Slot; text: string | null }> = [];
+    const moved: Array<{ collection: string; id: string; slot: Slot; group: string | undefined; text: string | null }> = [];
     for (const [name, rows] of this.data) {
       if (!this.archived.has(name)) {
         inline[name] = Object.fromEntries(rows as Map<string, Row>);
@@ -312,8 +334,9 @@ export class FileStore<C extends CollectionMap> {
       // Named even when empty, so the set of collections survives a reopen.
       inline[name] = {};
       for (const [id, slot] of rows) {
-        if (typeof slot !== 'number') moved.push({ collection: name, id, slot, text: JSON.stringify(slot) });
-        else if (rewrite) moved.push({ collection: name, id, slot, text: null });
+        const group = this.memberOf.get(name)?.get(id)?.key;
+        if (typeof slot !== 'number') moved.push({ collection: name, id, slot, group, text: JSON.stringify(slot) });
+        else if (rewrite) moved.push({ collection: name, id, slot, group, text: null });
       }
     }
     const tombstones = rewrite ? [] : this.tombstones;
@@ -326,7 +349,7 @@ export class FileStore<C extends CollectionMap> {
       // Tombstones first: a row deleted and written again since the last checkpoint is in `moved`.
       const entries = function* () {
         for (const [collection, id] of tombstones) yield { collection, id, rowText: null };
-        for (const m of moved) yield { collection: m.collection, id: m.id, rowText: m.text ?? previous!.rowText(m.slot as RowPointer) };
+        for (const m of moved) yield { collection: m.collection, id: m.id, group: m.group, rowText: m.text ?? previous!.rowText(m.slot as RowPointer) };
       };
       const pointers = (await archive.append(entries())).slice(tombstones.length);
       // Rows too long to point at stay inline in the snapshot (and in memory).
@@ -387,6 +410,7 @@ export class FileStore<C extends CollectionMap> {
     await this.journal.flushAll();
     this.data.clear();
     this.groups.clear();
+    this.memberOf.clear();
     this.recentlyRead.clear();
     this.tombstones = [];
     this.liveArchiveBytes = 0;
@@ -460,7 +484,7 @@ export class FileStore<C extends CollectionMap> {
     this.hooks.afterCommit?.(collection, id, row);
   }
 
-  private setSlot(collection: string, id: string, slot: Slot | null): void {
+  private setSlot(collection: string, id: string, slot: Slot | null, group?: string | null): void {
     let rows = this.data.get(collection);
     if (!rows) this.data.set(collection, (rows = new Map()));
     const previous = rows.get(id);
@@ -468,18 +492,30 @@ export class FileStore<C extends CollectionMap> {
     if (typeof slot === 'number') this.liveArchiveBytes += pointerLength(slot);
     if (slot !== null) rows.set(id, slot);
     else rows.delete(id);
-    if (!this.grouped.has(collection)) return;
+    const field = this.groupFields.get(collection);
+    if (field !== undefined) this.regroup(collection, id, slot === null ? null : typeof slot === 'number' ? group : groupValue(slot, field));
+  }
+
+  /** Moves `id` to the group `key` (null: out of every group); an archived row read back by the scan keeps the group its line names. */
+  private regroup(collection: string, id: string, key: string | null | undefined): void {
     let groups = this.groups.get(collection);
     if (!groups) this.groups.set(collection, (groups = new Map()));
-    const key = groupKeyOf(id);
-    let members = groups.get(key);
-    if (slot !== null) {
-      if (!members) groups.set(key, (members = new Set()));
-      members.add(id);
-    } else if (members) {
-      members.delete(id);
-      if (members.size === 0) groups.delete(key);
+    let memberOf = this.memberOf.get(collection);
+    if (!memberOf) this.memberOf.set(collection, (memberOf = new Map()));
+    const previous = memberOf.get(id);
+    const next = key === undefined ? (previous?.key ?? null) : key;
+    if (previous && previous.key !== next) {
+      previous.members.delete(id);
+      if (previous.members.size === 0) groups.delete(previous.key);
     }
+    if (next === null) {
+      memberOf.delete(id);
+      return;
+    }
+    let group = groups.get(next);
+    if (!group) groups.set(next, (group = { key: next, members: new Set() }));
+    group.members.add(id);
+    memberOf.set(id, group);
   }
 
   private fill(collections: Record<string, Record<string, Row>>, meta: Record<string, unknown>, seq: number): void {
@@ -534,7 +570,7 @@ export class FileStore<C extends CollectionMap> {
     }
     this.generation = Number(match[1]);
     this.archive = await RowArchive.open(this.archivePath(this.generation), named.length);
-    this.archive.scan((collection, id, pointer) => this.setSlot(collection, id, pointer));
+    this.archive.scan((collection, id, pointer, group) => this.setSlot(collection, id, pointer, group));
   }
 
   /** Archive generations a checkpoint began but never committed. */

@@ -18,6 +18,7 @@ export const pointerLength = (pointer: RowPointer) => pointer % SPAN;
 const ROW_MARK = Buffer.from(',"r":');
 const C_MARK = Buffer.from('{"c":"');
 const ID_MARK = Buffer.from('","i":"');
+const GROUP_MARK = Buffer.from('","g":"');
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
 const NEWLINE = 0x0a;
@@ -26,7 +27,8 @@ const WRITE_BATCH = 4 << 20;
 
 /**
  * The archive: an append-only file of JSON lines, one row each
- * (`{"c":collection,"i":id,"r":row}`; `"r":null` deletes), beside the snapshot.
+ * (`{"c":collection,"i":id,"r":row}`, with `"g":group` before `"r"` for rows of
+ * grouped collections; `"r":null` deletes), beside the snapshot.
  * The store keeps only a pointer per archived row and reads the row back when
  * it is asked for, so the rows of ended runs cost memory only while in use.
  * Bytes past the length the snapshot names were never committed and are cut
@@ -76,7 +78,7 @@ export class RowArchive {
    * Reads the committed lines in order and hands each row's pointer (or null for a
    * tombstone) to `visit`, without parsing the rows themselves.
    */
-  scan(visit: (collection: string, id: string, pointer: RowPointer | null) => void): void {
+  scan(visit: (collection: string, id: string, pointer: RowPointer | null, group: string | null) => void): void {
     // One buffer for the whole scan: a line cut by the chunk's end is moved to its
     // start and the next read goes after it (allocating per chunk would leave
     // hundreds of megabytes of buffers for the collector on a large archive).
@@ -108,7 +110,7 @@ export class RowArchive {
     if (held > 0) throw new StoreFileError(this.path, `its last line (${lineNo + 1}) is incomplete within the committed length`);
   }
 
-  private visitLine(buffer: Buffer, start: number, end: number, offset: number, lineNo: number, visit: (collection: string, id: string, pointer: RowPointer | null) => void): void {
+  private visitLine(buffer: Buffer, start: number, end: number, offset: number, lineNo: number, visit: (collection: string, id: string, pointer: RowPointer | null, group: string | null) => void): void {
     const mark = buffer.indexOf(ROW_MARK, start);
     if (mark === -1 || mark > end) throw new StoreFileError(this.path, `line ${lineNo} is not an archived row`);
     const header = this.header(buffer, start, mark, lineNo);
@@ -116,22 +118,35 @@ export class RowArchive {
     // The row's JSON, without the closing brace of the line's object.
     const rowLength = end - 1 - rowStart;
     const isTombstone = rowLength === 4 && buffer.toString('latin1', rowStart, rowStart + 4) === 'null';
-    visit(header.c, header.i, isTombstone ? null : encode(offset + (rowStart - start), rowLength));
+    visit(header.c, header.i, isTombstone ? null : encode(offset + (rowStart - start), rowLength), header.g);
   }
 
-  /** `{"c":…,"i":…` read straight from the bytes when nothing in it is escaped (the usual case), else parsed. */
-  private header(buffer: Buffer, start: number, mark: number, lineNo: number): { c: string; i: string } {
-    const split = buffer.indexOf(ID_MARK, start);
-    const plain = split !== -1 && split < mark && buffer.subarray(start, mark).indexOf(BACKSLASH) === -1 && buffer.subarray(start, start + C_MARK.length).equals(C_MARK) && buffer[mark - 1] === QUOTE;
-    if (plain) return { c: buffer.toString('utf8', start + C_MARK.length, split), i: buffer.toString('utf8', split + ID_MARK.length, mark - 1) };
-    let parsed: { c?: unknown; i?: unknown };
+  /** `{"c":…,"i":…[,"g":…]` read straight from the bytes when nothing in it is escaped (the usual case), else parsed. */
+  private header(buffer: Buffer, start: number, mark: number, lineNo: number): { c: string; i: string; g: string | null } {
+    const header = buffer.subarray(start, mark);
+    const found = header.indexOf(ID_MARK);
+    const split = found === -1 ? -1 : start + found;
+    const plain = split !== -1 && header.indexOf(BACKSLASH) === -1 && buffer.subarray(start, start + C_MARK.length).equals(C_MARK) && buffer[mark - 1] === QUOTE;
+    if (plain) {
+      // Searched within the header only: a search to the buffer's end for every line would be quadratic.
+      const groupFound = buffer.subarray(split + ID_MARK.length, mark).indexOf(GROUP_MARK);
+      const groupAt = groupFound === -1 ? -1 : split + ID_MARK.length + groupFound;
+      const idEnd = groupAt === -1 ? mark - 1 : groupAt;
+      return {
+        c: buffer.toString('utf8', start + C_MARK.length, split),
+        i: buffer.toString('utf8', split + ID_MARK.length, idEnd),
+        g: idEnd === groupAt ? buffer.toString('utf8', groupAt + GROUP_MARK.length, mark - 1) : null,
+      };
+    }
+    let parsed: { c?: unknown; i?: unknown; g?: unknown };
     try {
       parsed = JSON.parse(`${buffer.toString('utf8', start, mark)}}`);
     } catch (error) {
       throw new StoreFileError(this.path, `line ${lineNo} is not valid JSON (${(error as Error).message})`);
     }
     if (typeof parsed.c !== 'string' || typeof parsed.i !== 'string') throw new StoreFileError(this.path, `line ${lineNo} names no collection or id`);
-    return { c: parsed.c, i: parsed.i };
+    if (parsed.g !== undefined && typeof parsed.g !== 'string') throw new StoreFileError(this.path, `line ${lineNo} has a group that is not a string`);
+    return { c: parsed.c, i: parsed.i, g: parsed.g ?? null };
   }
 
   /** The row a pointer refers to, parsed (and frozen, like every stored row). */
@@ -158,7 +173,7 @@ export class RowArchive {
    * memory). Written in bounded batches, so archiving a large store never holds
    * its whole text at once. Not committed until a snapshot names the new length.
    */
-  async append(entries: Iterable<{ collection: string; id: string; rowText: string | null }>): Promise<Array<RowPointer | null>> {
+  async append(entries: Iterable<{ collection: string; id: string; group?: string | null; rowText: string | null }>): Promise<Array<RowPointer | null>> {
     const pointers: Array<RowPointer | null> = [];
     let parts: string[] = [];
     let batchBytes = 0;
@@ -173,7 +188,8 @@ export class RowArchive {
       batchBytes = 0;
     };
     for (const entry of entries) {
-      const head = `{"c":${JSON.stringify(entry.collection)},"i":${JSON.stringify(entry.id)},"r":`;
+      const group = entry.group == null ? '' : `,"g":${JSON.stringify(entry.group)}`;
+      const head = `{"c":${JSON.stringify(entry.collection)},"i":${JSON.stringify(entry.id)}${group},"r":`;
       const body = entry.rowText ?? 'null';
       const rowOffset = offset + Buffer.byteLength(head);
       const rowLength = Buffer.byteLength(body);

@@ -6,14 +6,11 @@ export interface CommittedState {
   getMeta<T>(key: string): T | undefined;
   /** Ids of a collection, oldest first. */
   idsOf(collection: string): Iterable<string>;
-  /** Ids of a grouped collection's rows whose ids start with `key:`. */
+  /** Ids of a grouped collection's rows whose group field holds `key`. */
   groupIdsOf(collection: string, key: string): Iterable<string>;
+  /** The group a row of `collection` belongs to, or null when the collection is not grouped. */
+  groupOf(collection: string, row: Row): string | null;
 }
-
-export const groupKeyOf = (id: string) => {
-  const colon = id.indexOf(':');
-  return colon === -1 ? id : id.slice(0, colon);
-};
 
 
 /**
@@ -70,19 +67,20 @@ export class Transaction<C extends CollectionMap> implements Tx<C> {
     return rows;
   }
 
-  /** Committed rows with `ids` as this transaction sees them: its writes replace, remove or add rows (of `group`, when given). */
+  /** Committed rows with `ids` as this transaction sees them: its writes replace, remove or add rows (of `group`, when given: a row written into another group leaves it). */
   private merged(ids: Iterable<string>, collection: string, group: string | null): Row[] {
     const written = this.overlay.get(collection);
     const out: Row[] = [];
     const seen = written ? new Set<string>() : null;
+    const belongs = (row: Row) => group === null || this.committed.groupOf(collection, row) === group;
     for (const id of ids) {
       seen?.add(id);
       if (written?.has(id)) {
         const row = written.get(id);
-        if (row) out.push(row);
+        if (row && belongs(row)) out.push(row);
       } else out.push(this.committed.get(collection, id)!);
     }
-    if (written && seen) for (const [id, row] of written) if (row && !seen.has(id) && (group === null || groupKeyOf(id) === group)) out.push(row);
+    if (written && seen) for (const [id, row] of written) if (row && !seen.has(id) && belongs(row)) out.push(row);
     return out;
   }
 }

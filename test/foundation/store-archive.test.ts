@@ -13,9 +13,9 @@ import { removeTempDirs, tempDir } from './support.ts';
  * reopens to the last committed state.
  */
 
-type Item = { id: string; n: number; text?: string };
+type Item = { id: string; n: number; text?: string; owner?: string };
 type Collections = { [name: string]: { id: string }; cold: Item; hot: Item; ledger: Item };
-const LAYOUT = { archived: ['cold', 'ledger'], grouped: ['ledger'] };
+const LAYOUT = { archived: ['cold', 'ledger'], grouped: { ledger: 'owner' } };
 const empty = (): Snapshot => ({ format: 'understudy-store', version: 1, seq: 0, meta: {}, collections: {} });
 
 const open = async (path: string) => (await FileStore.open<Collections>(path, empty, LAYOUT)).store;
@@ -90,7 +90,7 @@ describe('file store: the archive', () => {
       // About 2 MB in all: the export is more than one chunk.
       for (let i = 0; i < 300; i += 1) tx.put('cold', { id: `c${i}`, n: i, text: `é${'x'.repeat(i * 45)}` });
       tx.put('hot', { id: 'h', n: 1 });
-      tx.put('ledger', { id: 'g:1', n: 2 });
+      tx.put('ledger', { id: 'g:1', n: 2, owner: 'g' });
       tx.setMeta('m', { deep: [1, 'two'] });
     });
     await store.checkpoint();
@@ -118,26 +118,30 @@ describe('file store: the archive', () => {
     await again.close();
   });
 
-  it('groups rows by the key before the colon of their ids, as transactions see them', async () => {
+  it('groups rows by the value of their group field, as transactions see them, across checkpoints and reopening', async () => {
     const path = join(await tempDir(), 's.json');
     const store = await open(path);
     store.transact((tx) => {
-      tx.put('ledger', { id: 'acct1:0001', n: 1 });
-      tx.put('ledger', { id: 'acct2:0002', n: 2 });
-      tx.put('ledger', { id: 'acct1:0003', n: 3 });
+      tx.put('ledger', { id: 'l1', n: 1, owner: 'acct1' });
+      tx.put('ledger', { id: 'l2', n: 2, owner: 'acct2' });
+      tx.put('ledger', { id: 'l3', n: 3, owner: 'acct1' });
     });
     await store.checkpoint();
     expect(store.group('ledger', 'acct1').map((r) => r.n)).toEqual([1, 3]);
     const seen = store.transact((tx) => {
-      tx.put('ledger', { id: 'acct1:0004', n: 4 });
-      tx.delete('ledger', 'acct1:0001');
-      return tx.group('ledger', 'acct1').map((r) => r.n);
+      tx.put('ledger', { id: 'l4', n: 4, owner: 'acct1' });
+      tx.delete('ledger', 'l1');
+      // A row written into another group leaves its old one.
+      tx.put('ledger', { id: 'l3', n: 30, owner: 'acct2' });
+      return [tx.group('ledger', 'acct1').map((r) => r.n), tx.group('ledger', 'acct2').map((r) => r.n)];
     });
-    expect(seen).toEqual([3, 4]);
+    expect(seen).toEqual([[4], [2, 30]]);
     await store.close();
+    const archive = await readFile(join(dirname(path), 's.json.rows.1'), 'utf8');
+    expect(archive.split('\n')[0]).toBe('{"c":"ledger","i":"l1","g":"acct1","r":{"id":"l1","n":1,"owner":"acct1"}}');
     const again = await open(path);
-    expect(again.group('ledger', 'acct1').map((r) => r.n)).toEqual([3, 4]);
-    expect(again.group('ledger', 'acct2').map((r) => r.n)).toEqual([2]);
+    expect(again.group('ledger', 'acct1').map((r) => r.n)).toEqual([4]);
+    expect(again.group('ledger', 'acct2').map((r) => r.n)).toEqual([2, 30]);
     expect(again.group('ledger', 'none')).toEqual([]);
     await again.close();
   });
@@ -199,11 +203,11 @@ describe('file store: the archive', () => {
 
   it('opens a version 1 store (every row in the snapshot, as stores made before the archive are) and converts it at its first checkpoint', async () => {
     const path = join(await tempDir(), 's.json');
-    const v1 = { format: 'understudy-store', version: 1, seq: 3, meta: { m: 1 }, collections: { cold: { a: { id: 'a', n: 1 }, b: { id: 'b', n: 2 } }, hot: { h: { id: 'h', n: 3 } }, ledger: { 'g1:1': { id: 'g1:1', n: 4 } } } };
+    const v1 = { format: 'understudy-store', version: 1, seq: 3, meta: { m: 1 }, collections: { cold: { a: { id: 'a', n: 1 }, b: { id: 'b', n: 2 } }, hot: { h: { id: 'h', n: 3 } }, ledger: { 'g1:1': { id: 'g1:1', n: 4, owner: 'g1' } } } };
     await writeFile(path, JSON.stringify(v1));
     const store = await open(path);
     expect(store.get('cold', 'b')).toEqual({ id: 'b', n: 2 });
-    expect(store.group('ledger', 'g1')).toEqual([{ id: 'g1:1', n: 4 }]);
+    expect(store.group('ledger', 'g1')).toEqual([{ id: 'g1:1', n: 4, owner: 'g1' }]);
     const expected = stateOf(store);
     expect(expected).toEqual({ meta: { m: 1 }, collections: v1.collections });
     await store.close();
@@ -336,10 +340,11 @@ describe('file store: the archive', () => {
         let path = join(await tempDir(), 's.json');
         let store = await open(path);
         const model = new Map<string, Map<string, Item>>([['cold', new Map()], ['hot', new Map()], ['ledger', new Map()]]);
-        const idOf = (collection: string, key: number) => (collection === 'ledger' ? `g${key % 2}:${key}` : `k${key}`);
+        const idOf = (collection: string, key: number) => (collection === 'ledger' ? `l${key}` : `k${key}`);
         for (const step of ops) {
           if (step.kind === 'put') {
-            const row = { id: idOf(step.collection, step.key), n: step.n };
+            // A ledger row's group follows its value, so writing a row again can move it to the other group.
+            const row = step.collection === 'ledger' ? { id: idOf(step.collection, step.key), n: step.n, owner: `g${Math.abs(step.n) % 2}` } : { id: idOf(step.collection, step.key), n: step.n };
             store.transact((tx) => tx.put(step.collection, row));
             model.get(step.collection)!.set(row.id, row);
           } else if (step.kind === 'delete') {
@@ -362,7 +367,7 @@ describe('file store: the archive', () => {
             expect(sorted(store.all(name as 'cold'))).toEqual(sorted([...rows.values()]));
           }
           for (const g of ['g0', 'g1']) {
-            expect(store.group('ledger', g).map((r) => r.id).sort()).toEqual([...model.get('ledger')!.keys()].filter((id) => id.startsWith(`${g}:`)).sort());
+            expect(store.group('ledger', g).map((r) => r.id).sort()).toEqual([...model.get('ledger')!.values()].filter((r) => r.owner === g).map((r) => r.id).sort());
           }
         }
         await store.close();

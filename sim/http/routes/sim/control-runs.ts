@@ -4,7 +4,6 @@ import { errors } from '../../../domain/errors.ts';
 import { reconcileRun, scriptRun } from '../../../domain/run-worker.ts';
 import { billingView, eventsOf, expireExport, runView } from '../../../domain/run-views.ts';
 import type { ScriptBody } from '../../../domain/run-plan.ts';
-import type { RunRecord } from '../../../domain/records.ts';
 import { setListingActive } from '../../../domain/listings-admin.ts';
 import type { Simulator } from '../../../simulator.ts';
 import { Amount, IdParams } from '../../schemas/common.ts';
@@ -33,13 +32,9 @@ export function controlRunRoutes(app: FastifyInstance, sim: Simulator): void {
     schema: { ...hide, querystring: Type.Object({ accountId: Type.Optional(Type.String({ format: 'uuid' })) }, { additionalProperties: false }) },
     handler: async (request) => {
       const { accountId } = request.query as { accountId?: string };
-      // Newest first, reading archived runs only until the page is full.
-      const runs: RunRecord[] = [];
-      const ids = deps.store.ids('runs');
-      for (let i = ids.length - 1; i >= 0 && runs.length < 200; i -= 1) {
-        const run = deps.store.get('runs', ids[i])!;
-        if (!accountId || run.accountId === accountId) runs.push(run);
-      }
+      // Newest first, reading (archived) runs only for the page.
+      const ids = accountId ? deps.store.groupIds('runs', accountId) : deps.store.ids('runs');
+      const runs = ids.slice(-200).reverse().map((id) => deps.store.get('runs', id)!);
       return { runs: runs.map((r) => ({ ...runView(r), profile: r.profile, accountId: r.accountId, plan: r.plan })) };
     },
   });
