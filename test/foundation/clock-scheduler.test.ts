@@ -1,18 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
-import { advance, clockNow, createAccount, createKey, DAY_MS, DAY_S, EPOCH_MS, removeTempDirs, tempDir, UNAUTHENTICATED, waitFor } from './support.ts';
+import { advance, clockNow, createAccount, createKey, DAY_MS, DAY_S, EPOCH_MS, simulatorsPerTest, tempDir, UNAUTHENTICATED, waitFor } from './support.ts';
 
-const running: TestSimulator[] = [];
-async function start(options: Parameters<typeof startSimulator>[0] = {}): Promise<TestSimulator> {
-  const sim = await startSimulator(options);
-  running.push(sim);
-  return sim;
-}
-
-afterEach(async () => {
-  for (const sim of running.splice(0)) await sim.destroy();
-  await removeTempDirs();
-});
+const start = simulatorsPerTest();
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

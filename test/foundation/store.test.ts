@@ -1,23 +1,13 @@
 import { appendFile, copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildSimulator } from '../../sim/app.ts';
 import { hashSecret } from '../../sim/domain/keys.ts';
 import { StoreFileError } from '../../sim/store/file-store.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
-import { createAccount, createKey, removeTempDirs, storeFiles, tempDir } from './support.ts';
+import { createAccount, createKey, simulatorsPerTest, storeFiles, tempDir } from './support.ts';
 
-const running: TestSimulator[] = [];
-async function start(options: Parameters<typeof startSimulator>[0] = {}): Promise<TestSimulator> {
-  const sim = await startSimulator(options);
-  running.push(sim);
-  return sim;
-}
-
-afterEach(async () => {
-  for (const sim of running.splice(0)) await sim.destroy();
-  await removeTempDirs();
-});
+const start = simulatorsPerTest();
 
 /** A copy of a running simulator's store files (snapshot, journal, archive), as a crash would leave them. */
 async function crashCopy(sim: TestSimulator): Promise<string> {

@@ -65,16 +65,7 @@ export async function storeFiles(storePath: string): Promise<{ snapshot: Buffer;
   return { snapshot, journal };
 }
 
-/** Polls `check` until it returns a truthy value. */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 15_000, intervalMs = 10): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
+export { waitFor } from '../helpers/wait.ts';
 
 export async function createAccount(sim: TestSimulator, type: 'solana' | 'evm', label?: string): Promise<string> {
   const response = await sim.json({ method: 'POST', url: '/sim/accounts', body: label === undefined ? { type } : { type, label } });

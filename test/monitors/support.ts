@@ -202,16 +202,7 @@ export async function startReceiver(respond: Responder = echoing): Promise<Recei
   return receiver;
 }
 
-/** Polls `check` until it returns a truthy value. */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { waitFor } from '../helpers/wait.ts';
 
 /** The test's own HMAC of spec 6.2, independent of the simulator's signing code. */
 export function expectedSignature(secret: string, timestamp: string, eventId: string, raw: string): string {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from '../helpers/wait.ts';
 
 /** Shared helpers of the reliability suite (not a test file). */
 
@@ -29,16 +30,7 @@ export async function removeTempDirs(): Promise<void> {
   for (const dir of made.splice(0)) await rm(dir, { recursive: true, force: true });
 }
 
-/** Polls `check` until it returns a truthy value (no fixed sleeps). */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 30_000, intervalMs = 10): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
+export { waitFor };
 
 export interface Served {
   child: ChildProcessByStdio<null, Readable, Readable>;
