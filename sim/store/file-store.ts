@@ -185,18 +185,8 @@ export class FileStore<C extends CollectionMap> {
     return out as C[K][];
   }
 
-  /** Ids of `collection`, oldest first (reading rows one by one is cheaper than all() for archived ones). */
-  ids(collection: keyof C & string): string[] {
-    return [...this.idsOf(collection)];
-  }
-
-  /** Ids in one group of a grouped collection, oldest first. */
-  groupIds(collection: keyof C & string, key: string): string[] {
-    return [...this.groupIdsOf(collection, key)];
-  }
-
   group<K extends keyof C & string>(collection: K, key: string): C[K][] {
-    return this.groupIds(collection, key).map((id) => this.get(collection, id)!);
+    return [...this.groupIdsOf(collection, key)].map((id) => this.get(collection, id)!);
   }
 
   count(collection: keyof C & string): number {
@@ -262,7 +252,7 @@ export class FileStore<C extends CollectionMap> {
     }
   }
 
-  /** For transactions (CommittedState): ids of a collection, oldest first, without copying them. */
+  /** Ids of a collection, oldest first, without copying them (reading archived rows one by one is cheaper than all()). */
   idsOf(collection: string): Iterable<string> {
     return this.data.get(collection)?.keys() ?? [];
   }
@@ -273,7 +263,7 @@ export class FileStore<C extends CollectionMap> {
     return field === undefined ? null : groupValue(row, field);
   }
 
-  /** For transactions (CommittedState): ids in one group of a grouped collection. */
+  /** Ids in one group of a grouped collection, oldest first, without copying them. */
   groupIdsOf(collection: string, key: string): Iterable<string> {
     return this.groups.get(collection)?.get(key)?.members ?? [];
   }

@@ -33,7 +33,7 @@ export function controlRunRoutes(app: FastifyInstance, sim: Simulator): void {
     handler: async (request) => {
       const { accountId } = request.query as { accountId?: string };
       // Newest first, reading (archived) runs only for the page.
-      const ids = accountId ? deps.store.groupIds('runs', accountId) : deps.store.ids('runs');
+      const ids = [...(accountId ? deps.store.groupIdsOf('runs', accountId) : deps.store.idsOf('runs'))];
       const runs = ids.slice(-200).reverse().map((id) => deps.store.get('runs', id)!);
       return { runs: runs.map((r) => ({ ...runView(r), profile: r.profile, accountId: r.accountId, plan: r.plan })) };
     },
