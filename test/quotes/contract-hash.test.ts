@@ -1,25 +1,16 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SOLANA_INSPECTION_LISTING_ID, TOKEN_RESEARCH_LISTING_ID, WORKFLOW_LISTING_ID } from '../../fixtures/listings/index.ts';
-import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 import {
   accept, acceptOk, ASSET_ID, canonical, contractTermsOf, expectLedger, idempotencyKey, quoteOk, recomputeHash, tokenInput,
-  type Buyer, type Profile, provisionBuyers } from './support.ts';
+  type Buyer, type Profile, sharedBuyers } from './support.ts';
 
 /** The contract hash (spec 2.1, 4.4; docs/contract-hash.md) recomputed from the quote response and the key's assetId alone. */
 
-let s: TestSimulator;
-let buyers: Record<Profile, Buyer>;
-beforeAll(async () => {
-  s = await startSimulator({ demo: false });
-  buyers = await provisionBuyers(s);
-});
-afterAll(async () => {
-  await s?.destroy();
-});
+const shared = sharedBuyers();
 
 async function keyAssetId(buyer: Buyer): Promise<string> {
-  const r = await s.json({ url: '/v1/buyer/key', key: buyer.secret });
+  const r = await shared.s.json({ url: '/v1/buyer/key', key: buyer.secret });
   expect(r.status).toBe(200);
   return r.body.key.assetId;
 }
@@ -35,10 +26,10 @@ describe('the test canonicaliser', () => {
 describe('contractHash = sha256(canonical JSON of the terms)', () => {
   for (const profile of ['solana_sol', 'solana_usdc', 'local_custody', 'sim'] as const) {
     it(`recomputes from a ${profile} quote and the key's assetId`, async () => {
-      const buyer = buyers[profile];
+      const buyer = shared.buyers[profile];
       const assetId = await keyAssetId(buyer);
       expect(assetId).toBe(ASSET_ID[profile]);
-      const quote = await quoteOk(s, buyer, profile === 'solana_sol' || profile === 'solana_usdc' ? SOLANA_INSPECTION_LISTING_ID : TOKEN_RESEARCH_LISTING_ID,
+      const quote = await quoteOk(shared.s, buyer, profile === 'solana_sol' || profile === 'solana_usdc' ? SOLANA_INSPECTION_LISTING_ID : TOKEN_RESEARCH_LISTING_ID,
         profile === 'solana_sol' || profile === 'solana_usdc'
           ? { analysisChain: 'solana', network: 'mainnet-beta', encoding: 'base64', payloadBase64: 'AQIDBA==' }
           : tokenInput('base'));
@@ -47,9 +38,9 @@ describe('contractHash = sha256(canonical JSON of the terms)', () => {
   }
 
   it('binds the result policy and the defaulted input (scope, snapshotBlock)', async () => {
-    const buyer = buyers.local_custody;
+    const buyer = shared.buyers.local_custody;
     const assetId = await keyAssetId(buyer);
-    const quote = await quoteOk(s, buyer, TOKEN_RESEARCH_LISTING_ID, { snapshotBlock: '19000000', address: '0x' + 'Ab'.repeat(20), chain: 'chainx' }, { resultPolicy: 'canonical_metadata' });
+    const quote = await quoteOk(shared.s, buyer, TOKEN_RESEARCH_LISTING_ID, { snapshotBlock: '19000000', address: '0x' + 'Ab'.repeat(20), chain: 'chainx' }, { resultPolicy: 'canonical_metadata' });
     expect(quote.input).toEqual({ chain: 'chainx', address: '0x' + 'Ab'.repeat(20), snapshotBlock: '19000000', scope: 'metadata-and-controls' });
     expect(recomputeHash(quote, assetId)).toBe(quote.contractHash);
     const terms = contractTermsOf(quote, assetId);
@@ -58,9 +49,9 @@ describe('contractHash = sha256(canonical JSON of the terms)', () => {
   });
 
   it('handles nested workflow values given in any key order and non-ASCII text', async () => {
-    const buyer = buyers.local_custody;
+    const buyer = shared.buyers.local_custody;
     const assetId = await keyAssetId(buyer);
-    const quote = await quoteOk(s, buyer, WORKFLOW_LISTING_ID, {
+    const quote = await quoteOk(shared.s, buyer, WORKFLOW_LISTING_ID, {
       values: { question: 'Qué controla el "admin"?\nÜber-Proxy 🚀 \u2028 done', protocol: 'Ünïcode Finance', depth: 'deep' },
       chain: 'base',
       workflow: 'service.workflow.v1',
@@ -89,9 +80,9 @@ describe('contractHash = sha256(canonical JSON of the terms)', () => {
   });
 
   it('differs between two quotes of the same input (quoteId and expiresAt are terms)', async () => {
-    const buyer = buyers.sim;
-    const a = await quoteOk(s, buyer, TOKEN_RESEARCH_LISTING_ID);
-    const b = await quoteOk(s, buyer, TOKEN_RESEARCH_LISTING_ID);
+    const buyer = shared.buyers.sim;
+    const a = await quoteOk(shared.s, buyer, TOKEN_RESEARCH_LISTING_ID);
+    const b = await quoteOk(shared.s, buyer, TOKEN_RESEARCH_LISTING_ID);
     expect(a.contractHash).not.toBe(b.contractHash);
     const assetId = await keyAssetId(buyer);
     expect(recomputeHash(a, assetId)).toBe(a.contractHash);
@@ -99,9 +90,9 @@ describe('contractHash = sha256(canonical JSON of the terms)', () => {
   });
 
   it('a hash recomputed over any altered term is refused at acceptance; the recomputed true hash is accepted', async () => {
-    const buyer = buyers.local_custody;
+    const buyer = shared.buyers.local_custody;
     const assetId = await keyAssetId(buyer);
-    const quote = await quoteOk(s, buyer, TOKEN_RESEARCH_LISTING_ID);
+    const quote = await quoteOk(shared.s, buyer, TOKEN_RESEARCH_LISTING_ID);
     const alterations: Array<(q: any) => void> = [
       (q) => (q.maximumBuyerDebitAtomic = (BigInt(q.maximumBuyerDebitAtomic) - 1n).toString()),
       (q) => (q.platformFeeAtomic = '0'),
@@ -117,11 +108,11 @@ describe('contractHash = sha256(canonical JSON of the terms)', () => {
       alter(altered);
       const hash = recomputeHash(altered, assetId);
       expect(hash).not.toBe(quote.contractHash);
-      expectLedger(await accept(s, buyer, quote.id, { acceptedContractHash: hash, idempotencyKey: idempotencyKey('alt') }), 'quote_contract_mismatch');
+      expectLedger(await accept(shared.s, buyer, quote.id, { acceptedContractHash: hash, idempotencyKey: idempotencyKey('alt') }), 'quote_contract_mismatch');
     }
     // Another key's asset id is a term too.
     expect(recomputeHash(quote, 'sim:local/credit')).not.toBe(quote.contractHash);
-    const accepted = await acceptOk(s, buyer, { id: quote.id, contractHash: recomputeHash(quote, assetId) });
+    const accepted = await acceptOk(shared.s, buyer, { id: quote.id, contractHash: recomputeHash(quote, assetId) });
     expect(accepted.reservation.quoteId).toBe(quote.id);
   });
 });

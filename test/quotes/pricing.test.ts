@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TOKEN_RESEARCH_LISTING_ID } from '../../fixtures/listings/index.ts';
 import type { Listing, ListingVersion, Tariff } from '../../sim/domain/catalog-types.ts';
 import { transact } from '../../sim/domain/context.ts';
 import { assertBalanceInvariant, deposit as ledgerDeposit, readBalance, reserve, settleReservation } from '../../sim/domain/ledger.ts';
 import { priceOf } from '../../sim/domain/pricing.ts';
-import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 import {
   acceptOk, advance, ASSET_ID, balanceOf, balances, big, clockNow, createAccount, deposit, provision, quoteOk, RAIL, spendUsed, tokenInput,
-  type Buyer, type Profile, provisionBuyers } from './support.ts';
+  type Buyer, type Profile, sharedBuyers } from './support.ts';
 
 /** Spec 2.7 and the pricing rules of docs/pricing.md, re-derived with BigInt from the rail catalogs' tariffs and manifests. */
 
@@ -68,19 +67,11 @@ function inputFor(manifest: { agentKind: string; chains: string[]; inputFields: 
   return values;
 }
 
-let s: TestSimulator;
-let buyers: Record<Profile, Buyer>;
-beforeAll(async () => {
-  s = await startSimulator({ demo: false });
-  buyers = await provisionBuyers(s);
-});
-afterAll(async () => {
-  await s?.destroy();
-});
+const shared = sharedBuyers();
 
 async function catalogOf(buyer: Buyer) {
   const url = buyer.profile.startsWith('solana') ? `${RAIL[buyer.profile]}/catalog?assetId=${encodeURIComponent(ASSET_ID[buyer.profile])}` : `${RAIL[buyer.profile]}/catalog`;
-  const r = await s.json({ url, key: buyer.secret });
+  const r = await shared.s.json({ url, key: buyer.secret });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.listings as Array<Record<string, any>>;
 }
@@ -88,15 +79,15 @@ async function catalogOf(buyer: Buyer) {
 describe('quote fields and arithmetic (spec 2.7)', () => {
   for (const profile of ['solana_sol', 'solana_usdc', 'local_custody', 'sim'] as const) {
     it(`every listing of the ${profile} catalog quotes the fields of 2.7 with amounts re-derived from its tariff`, async () => {
-      const buyer = buyers[profile];
-      const before = { balances: await balances(s, buyer.accountId), spend: await spendUsed(s, buyer.secret) };
+      const buyer = shared.buyers[profile];
+      const before = { balances: await balances(shared.s, buyer.accountId), spend: await spendUsed(shared.s, buyer.secret) };
       const listings = await catalogOf(buyer);
       expect(listings.length).toBeGreaterThan(5);
       let quoted = 0;
       for (const listing of listings) {
         const input = inputFor(listing.manifest);
         const solana = profile === 'solana_sol' || profile === 'solana_usdc';
-        const r = await s.json({
+        const r = await shared.s.json({
           method: 'POST',
           url: `${RAIL[profile]}/quotes`,
           key: buyer.secret,
@@ -155,15 +146,15 @@ describe('quote fields and arithmetic (spec 2.7)', () => {
       }
       expect(quoted).toBeGreaterThan(5);
       // A quote reserves nothing and spends nothing (spec 2.7, 3.1).
-      expect(await balances(s, buyer.accountId)).toEqual(before.balances);
-      expect(await spendUsed(s, buyer.secret)).toBe(before.spend);
+      expect(await balances(shared.s, buyer.accountId)).toEqual(before.balances);
+      expect(await spendUsed(shared.s, buyer.secret)).toBe(before.spend);
     });
   }
 
   it('canonical_metadata quotes carry that policy and its result contract, at the same price', async () => {
-    const buyer = buyers.local_custody;
-    const plain = await quoteOk(s, buyer, TOKEN_RESEARCH_LISTING_ID);
-    const canonical = await quoteOk(s, buyer, TOKEN_RESEARCH_LISTING_ID, tokenInput(), { resultPolicy: 'canonical_metadata' });
+    const buyer = shared.buyers.local_custody;
+    const plain = await quoteOk(shared.s, buyer, TOKEN_RESEARCH_LISTING_ID);
+    const canonical = await quoteOk(shared.s, buyer, TOKEN_RESEARCH_LISTING_ID, tokenInput(), { resultPolicy: 'canonical_metadata' });
     expect(canonical.resultPolicy).toBe('canonical_metadata');
     expect(canonical.resultContract).toMatch(/name, symbol, decimals, total supply and deployed bytecode/);
     expect(canonical.maximumBuyerDebitAtomic).toBe(plain.maximumBuyerDebitAtomic);
@@ -171,26 +162,26 @@ describe('quote fields and arithmetic (spec 2.7)', () => {
   });
 
   it('expiresAt is exactly 240 seconds after creation on the virtual clock', async () => {
-    const buyer = buyers.local_custody;
-    await advance(s, 1234.567);
-    const now = await clockNow(s);
+    const buyer = shared.buyers.local_custody;
+    await advance(shared.s, 1234.567);
+    const now = await clockNow(shared.s);
     expect(now.endsWith('.567Z')).toBe(true);
-    const quote = await quoteOk(s, buyer, TOKEN_RESEARCH_LISTING_ID);
+    const quote = await quoteOk(shared.s, buyer, TOKEN_RESEARCH_LISTING_ID);
     expect(Date.parse(quote.expiresAt) - Date.parse(now)).toBe(240_000);
     expect(quote.expiresAt).toBe(new Date(Date.parse(now) + 240_000).toISOString());
     // Two quotes a second apart expire a second apart.
-    await advance(s, 1);
-    const later = await quoteOk(s, buyer, TOKEN_RESEARCH_LISTING_ID);
+    await advance(shared.s, 1);
+    const later = await quoteOk(shared.s, buyer, TOKEN_RESEARCH_LISTING_ID);
     expect(Date.parse(later.expiresAt) - Date.parse(quote.expiresAt)).toBe(1000);
   });
 
   it('many quotes of one listing leave balances and the key spend untouched', async () => {
-    const buyer = buyers.solana_usdc;
-    const before = { balances: await balances(s, buyer.accountId), spend: await spendUsed(s, buyer.secret) };
-    for (let i = 0; i < 12; i++) await quoteOk(s, buyer, TOKEN_RESEARCH_LISTING_ID);
-    expect(await balances(s, buyer.accountId)).toEqual(before.balances);
-    expect(await spendUsed(s, buyer.secret)).toBe(before.spend);
-    const key = (await s.json({ url: '/v1/buyer/key', key: buyer.secret })).body.key;
+    const buyer = shared.buyers.solana_usdc;
+    const before = { balances: await balances(shared.s, buyer.accountId), spend: await spendUsed(shared.s, buyer.secret) };
+    for (let i = 0; i < 12; i++) await quoteOk(shared.s, buyer, TOKEN_RESEARCH_LISTING_ID);
+    expect(await balances(shared.s, buyer.accountId)).toEqual(before.balances);
+    expect(await spendUsed(shared.s, buyer.secret)).toBe(before.spend);
+    const key = (await shared.s.json({ url: '/v1/buyer/key', key: buyer.secret })).body.key;
     expect(key.remainingSpendAtomic).toBe(key.spendLimitAtomic);
   });
 });
@@ -221,8 +212,8 @@ describe('integer arithmetic near 10^30 wei', () => {
   });
 
   it('the ledger functions reserve, charge and release exact amounts around 10^30 + 7', async () => {
-    const accountId = await createAccount(s, 'evm');
-    const deps = s.sim.deps;
+    const accountId = await createAccount(shared.s, 'evm');
+    const deps = shared.s.sim.deps;
     const reserved = 10n ** 30n - 1n;
     const charge = 123456789012345678901234567n;
     const held = 7n;
@@ -249,50 +240,50 @@ describe('integer arithmetic near 10^30 wei', () => {
   });
 
   it('a deposit of 10^30 + 7 wei through the API: quotes, accepts and settlement stay exact', async () => {
-    const buyer = await provision(s, 'local_custody', { depositAtomic: HUGE, spendLimitAtomic: HUGE });
-    expect(await balanceOf(s, buyer.accountId, 'local_custody')).toMatchObject({ depositedAtomic: '1000000000000000000000000000007', availableAtomic: '1000000000000000000000000000007' });
-    const first = await quoteOk(s, buyer, TOKEN_RESEARCH_LISTING_ID);
-    const second = await quoteOk(s, buyer, TOKEN_RESEARCH_LISTING_ID, tokenInput('base'));
-    const a = await acceptOk(s, buyer, first);
-    const b = await acceptOk(s, buyer, second);
+    const buyer = await provision(shared.s, 'local_custody', { depositAtomic: HUGE, spendLimitAtomic: HUGE });
+    expect(await balanceOf(shared.s, buyer.accountId, 'local_custody')).toMatchObject({ depositedAtomic: '1000000000000000000000000000007', availableAtomic: '1000000000000000000000000000007' });
+    const first = await quoteOk(shared.s, buyer, TOKEN_RESEARCH_LISTING_ID);
+    const second = await quoteOk(shared.s, buyer, TOKEN_RESEARCH_LISTING_ID, tokenInput('base'));
+    const a = await acceptOk(shared.s, buyer, first);
+    const b = await acceptOk(shared.s, buyer, second);
     const max = big(first.maximumBuyerDebitAtomic);
     expect(big(second.maximumBuyerDebitAtomic)).toBe(max);
-    expect(await balanceOf(s, buyer.accountId, 'local_custody')).toMatchObject({
+    expect(await balanceOf(shared.s, buyer.accountId, 'local_custody')).toMatchObject({
       availableAtomic: (HUGE - 2n * max).toString(),
       reservedAtomic: (2n * max).toString(),
       chargedAtomic: '0',
     });
-    expect(await spendUsed(s, buyer.secret)).toBe((2n * max).toString());
-    const key = (await s.json({ url: '/v1/buyer/key', key: buyer.secret })).body.key;
+    expect(await spendUsed(shared.s, buyer.secret)).toBe((2n * max).toString());
+    const key = (await shared.s.json({ url: '/v1/buyer/key', key: buyer.secret })).body.key;
     expect(key.remainingSpendAtomic).toBe((HUGE - 2n * max).toString());
 
     // Cancel the second before the worker starts (nothing incurred), script the first run to
     // succeed with 7 reads and a known model cost, then let it finish.
-    expect((await s.json({ method: 'POST', url: `/v1/runs/${b.run.id}/cancel`, key: buyer.secret })).status).toBe(200);
-    expect(await spendUsed(s, buyer.secret)).toBe(max.toString());
+    expect((await shared.s.json({ method: 'POST', url: `/v1/runs/${b.run.id}/cancel`, key: buyer.secret })).status).toBe(200);
+    expect(await spendUsed(shared.s, buyer.secret)).toBe(max.toString());
     // Script the first run to succeed with 7 reads and a known model cost, then let it finish.
     const modelCost = 12345n;
-    const scripted = await s.json({ method: 'POST', url: `/sim/runs/${a.run.id}/script`, body: { outcome: 'succeeded', rpcCalls: 7, modelCostAtomic: modelCost.toString(), durationSeconds: 10 } });
+    const scripted = await shared.s.json({ method: 'POST', url: `/sim/runs/${a.run.id}/script`, body: { outcome: 'succeeded', rpcCalls: 7, modelCostAtomic: modelCost.toString(), durationSeconds: 10 } });
     expect(scripted.status, JSON.stringify(scripted.body)).toBe(200);
-    await advance(s, 30);
-    const billing = await s.json({ url: `/v1/custody/runs/${a.run.id}/billing`, key: buyer.secret });
+    await advance(shared.s, 30);
+    const billing = await shared.s.json({ url: `/v1/custody/runs/${a.run.id}/billing`, key: buyer.secret });
     expect(billing.status).toBe(200);
     expect(billing.body.status).toBe('settled');
     const charged = big(first.grossCreatorFeeAtomic) + 7n * big(first.unitCosts.rpcCallAtomic) + modelCost;
     expect(billing.body.settlement.chargedAtomic).toBe(charged.toString());
-    expect(await balanceOf(s, buyer.accountId, 'local_custody')).toMatchObject({
+    expect(await balanceOf(shared.s, buyer.accountId, 'local_custody')).toMatchObject({
       depositedAtomic: HUGE.toString(),
       availableAtomic: (HUGE - charged).toString(),
       reservedAtomic: '0',
       pendingAtomic: '0',
       chargedAtomic: charged.toString(),
     });
-    expect(await spendUsed(s, buyer.secret)).toBe(charged.toString());
+    expect(await spendUsed(shared.s, buyer.secret)).toBe(charged.toString());
   });
 
   it('a listing priced near 10^30 wei quotes, reserves and settles exactly', async () => {
     // A temporary listing: the token research agent with a tariff near 10^30 wei.
-    const deps = s.sim.deps;
+    const deps = shared.s.sim.deps;
     const base = deps.store.get('listings', TOKEN_RESEARCH_LISTING_ID) as Listing;
     const baseVersion = deps.store.get('versions', base.currentVersionId) as ListingVersion;
     const listingId = '7a1e0000-0000-4000-8000-00000000a030';
@@ -307,35 +298,35 @@ describe('integer arithmetic near 10^30 wei', () => {
     expect(expected.creatorCreditAtomic).toBe('900000000000000000000000000007');
     const max = big(expected.maximumBuyerDebitAtomic);
     const funds = 2n * max + 5n;
-    const buyer = await provision(s, 'local_custody', { depositAtomic: funds, spendLimitAtomic: 3n * max });
-    const quote = await quoteOk(s, buyer, listingId);
+    const buyer = await provision(shared.s, 'local_custody', { depositAtomic: funds, spendLimitAtomic: 3n * max });
+    const quote = await quoteOk(shared.s, buyer, listingId);
     expect(quote).toMatchObject(expected);
-    const accepted = await acceptOk(s, buyer, quote);
+    const accepted = await acceptOk(shared.s, buyer, quote);
     expect(accepted.reservation.maximumAtomic).toBe(max.toString());
-    expect(await balanceOf(s, buyer.accountId, 'local_custody')).toMatchObject({ availableAtomic: (funds - max).toString(), reservedAtomic: max.toString() });
-    expect(await spendUsed(s, buyer.secret)).toBe(max.toString());
+    expect(await balanceOf(shared.s, buyer.accountId, 'local_custody')).toMatchObject({ availableAtomic: (funds - max).toString(), reservedAtomic: max.toString() });
+    expect(await spendUsed(shared.s, buyer.secret)).toBe(max.toString());
     // Cancel before the worker starts: nothing incurred, the whole reservation returns.
-    const cancelled = await s.json({ method: 'POST', url: `/v1/runs/${accepted.run.id}/cancel`, key: buyer.secret });
+    const cancelled = await shared.s.json({ method: 'POST', url: `/v1/runs/${accepted.run.id}/cancel`, key: buyer.secret });
     expect(cancelled.status).toBe(200);
-    expect(await balanceOf(s, buyer.accountId, 'local_custody')).toMatchObject({ availableAtomic: funds.toString(), reservedAtomic: '0', chargedAtomic: '0' });
-    expect(await spendUsed(s, buyer.secret)).toBe('0');
+    expect(await balanceOf(shared.s, buyer.accountId, 'local_custody')).toMatchObject({ availableAtomic: funds.toString(), reservedAtomic: '0', chargedAtomic: '0' });
+    expect(await spendUsed(shared.s, buyer.secret)).toBe('0');
   });
 });
 
 describe('the sim asset (rehearsal credit)', () => {
   it('is usable by Solana and EVM accounts on /v1/rehearsal with 6 decimals and its label', async () => {
     for (const type of ['solana', 'evm'] as const) {
-      const accountId = await createAccount(s, type);
-      await deposit(s, accountId, 'sim', '1000000000');
-      const buyer = await provision(s, 'sim', { accountId, depositAtomic: '0' });
-      const key = (await s.json({ url: '/v1/buyer/key', key: buyer.secret })).body.key;
+      const accountId = await createAccount(shared.s, type);
+      await deposit(shared.s, accountId, 'sim', '1000000000');
+      const buyer = await provision(shared.s, 'sim', { accountId, depositAtomic: '0' });
+      const key = (await shared.s.json({ url: '/v1/buyer/key', key: buyer.secret })).body.key;
       expect(key.assetId).toBe('sim:local/credit');
-      const quote = await quoteOk(s, buyer, TOKEN_RESEARCH_LISTING_ID);
+      const quote = await quoteOk(shared.s, buyer, TOKEN_RESEARCH_LISTING_ID);
       expect(quote.asset).toEqual({ namespace: 'sim', cluster: 'local', kind: 'credit', decimals: 6 });
       expect(quote.currencyLabel).toBe('SIM (rehearsal credit)');
-      const accepted = await acceptOk(s, buyer, quote);
+      const accepted = await acceptOk(shared.s, buyer, quote);
       expect(accepted.run.mode).toBe('rehearsal');
-      expect(await balanceOf(s, accountId, 'sim')).toMatchObject({ assetId: 'sim:local/credit', availableAtomic: (1_000_000_000n - big(quote.maximumBuyerDebitAtomic)).toString() });
+      expect(await balanceOf(shared.s, accountId, 'sim')).toMatchObject({ assetId: 'sim:local/credit', availableAtomic: (1_000_000_000n - big(quote.maximumBuyerDebitAtomic)).toString() });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { expect } from 'vitest';
-import type { TestSimulator } from '../helpers/simulator.ts';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 
 /** Shared helpers of the quotes suite (not a test file). Everything here is written from the spec, not from sim/. */
 
@@ -206,6 +206,19 @@ export async function clockNow(s: TestSimulator): Promise<string> {
 }
 
 export const big = (x: string) => BigInt(x);
+
+/** For a test file: one simulator without demo data and a buyer per profile, made before its tests and destroyed after them. */
+export function sharedBuyers(): { s: TestSimulator; buyers: Record<Profile, Buyer> } {
+  const shared = {} as { s: TestSimulator; buyers: Record<Profile, Buyer> };
+  beforeAll(async () => {
+    shared.s = await startSimulator({ demo: false });
+    shared.buyers = await provisionBuyers(shared.s);
+  });
+  afterAll(async () => {
+    await shared.s?.destroy();
+  });
+  return shared;
+}
 
 /** One buyer per profile on a simulator without demo data: SOL and USDC share a Solana account, ETH and sim an EVM one. */
 export async function provisionBuyers(s: TestSimulator): Promise<Record<Profile, Buyer>> {
