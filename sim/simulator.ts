@@ -1,4 +1,4 @@
-import { createClock, initialClockState, type ClockMode, type ClockState, wallNowMs } from './runtime/clock.ts';
+import { createClock, initialClockState, limiterTime, monotonicMs, type ClockMode, type ClockState, type RealTime, wallNowMs } from './runtime/clock.ts';
 import { SeededRandom, type RandomState } from './runtime/random.ts';
 import { FileStore, type Snapshot } from './store/file-store.ts';
 import { STORE_LAYOUT, type Collections } from './domain/collections.ts';
@@ -31,6 +31,11 @@ export interface SimulatorOptions {
   controlToken?: string | null;
   /** Outbound webhook POSTs (tests may substitute a recorder). */
   send?: WebhookSender;
+  /**
+   * Real time for the rate windows (docs/decisions.md, Limits); monotonic by
+   * default. Scenario runs pass one that stands still, tests one they move.
+   */
+  realTime?: RealTime;
 }
 
 /** A new store's contents: the catalog fixtures and the generator's seed; no accounts. */
@@ -54,7 +59,7 @@ export class Simulator {
   /** Blocks holding chain logs and reported monitor events, kept in memory (see sim/domain/monitor-index.ts). */
   readonly monitorIndex: MonitorIndex;
   readonly telemetry: Telemetry;
-  readonly windows = new RollingWindows();
+  readonly windows: RollingWindows;
   private stopTicking: (() => void) | null = null;
 
   private constructor(
@@ -63,7 +68,9 @@ export class Simulator {
     readonly limitsOn: boolean,
     readonly controlToken: string | null,
     readonly send: WebhookSender,
+    realTime: RealTime,
   ) {
+    this.windows = new RollingWindows(limiterTime(deps.clock, realTime));
     this.telemetry = new Telemetry(deps.store.getMeta<TelemetryState>('telemetry'));
     deps.store.setVolatile('telemetry', () => this.telemetry.snapshot());
     this.scheduler = new Scheduler(deps);
@@ -91,7 +98,7 @@ export class Simulator {
     const random = new SeededRandom(store.getMeta<RandomState>('random') ?? { seed, counter: 0 });
     const deps: Deps = { clock, random, store, env: options.env ?? 'test' };
     for (const balance of store.all('balances')) assertBalanceInvariant(balance);
-    return new Simulator(deps, created, options.limits ?? true, options.controlToken ?? null, options.send ?? sendWebhook);
+    return new Simulator(deps, created, options.limits ?? true, options.controlToken ?? null, options.send ?? sendWebhook, options.realTime ?? monotonicMs);
   }
 
   /** Runs whatever is due at the current simulated time (realtime: since the last request or tick). */

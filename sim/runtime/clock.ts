@@ -16,6 +16,11 @@ export interface Clock {
   readonly mode: ClockMode;
   now(): number;
   nowIso(): string;
+  /**
+   * What advancing has added to simulated time, up to a constant: frozen, the
+   * instant itself; realtime, the offset (wall time is the rest).
+   */
+  advancedMs(): number;
   /** Moves simulated time to `instantMs` (never backwards). */
   moveTo(instantMs: number): void;
   snapshot(): ClockState;
@@ -38,6 +43,27 @@ export function wallNowMs(): number {
   return Date.now();
 }
 
+/** Milliseconds of real time from an arbitrary origin. */
+export type RealTime = () => number;
+
+/** Monotonic real time: unlike the wall clock it never steps (NTP, a user setting the date). */
+export const monotonicMs: RealTime = () => performance.now();
+
+/**
+ * Limiter time (docs/decisions.md, Limits): what advancing has added to
+ * simulated time plus real time. An advance and a real wait both move it by
+ * their full length in either mode, so a wait measured on it is over once
+ * advances and real waiting together have lasted that long: a frozen clock
+ * cannot hold it still, nor, in realtime mode, a wall clock stepping back.
+ * Real time is counted once: the
+ * advanced part has no wall time in it. The returned function maps a simulated
+ * instant at or before now (a request's, maybe pinned) onto limiter time, as
+ * far before limiter now as it is before simulated now.
+ */
+export function limiterTime(clock: Clock, realTime: RealTime): (simMs: number) => number {
+  return (simMs) => simMs - clock.now() + clock.advancedMs() + realTime();
+}
+
 export function createClock(state: ClockState): Clock {
   let current: ClockState = { ...state };
   let last = 0;
@@ -56,6 +82,9 @@ export function createClock(state: ClockState): Clock {
     },
     nowIso() {
       return new Date(clock.now()).toISOString();
+    },
+    advancedMs() {
+      return current.valueMs;
     },
     moveTo(instantMs: number) {
       const target = Math.max(instantMs, clock.now());
