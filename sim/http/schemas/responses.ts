@@ -13,12 +13,11 @@ const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'TRACE']);
  * key (the public ones accept one, the others require one), so every response of
  * every /v1 route declares it; a request without a key gets none.
  */
-export const CACHE_CONTROL_HEADER = 'Cache-Control';
 const CACHE_CONTROL = { type: 'string', const: 'no-store', description: 'no-store on every response to a request that carries a key (spec 2.1).' };
 
 const refusal = (status: number, description: string) => ({ [status]: { ...errorResponses(status)[status], description } });
 
-/** Statuses the app answers around a route's handler, which therefore never lists them itself. */
+/** Statuses the app answers around a route's handler, which a route need not list itself. */
 const SHARED = {
   all: {
     // The authentication hook's per-client-address limit applies to every /v1 route, the public ones too (spec 8).
@@ -31,7 +30,7 @@ const SHARED = {
   },
 };
 
-export function takesBody(method: string): boolean {
+function takesBody(method: string): boolean {
   return !BODYLESS_METHODS.has(method.toUpperCase());
 }
 
@@ -50,7 +49,7 @@ export function declareSharedResponses(route: RouteOptions): void {
   const response: Record<string, object> = {};
   for (const [status, schema] of Object.entries<object>({ ...own, ...shared })) {
     const headers = (schema as { headers?: object }).headers;
-    response[status] = { ...schema, headers: { ...headers, [CACHE_CONTROL_HEADER]: CACHE_CONTROL } };
+    response[status] = { ...schema, headers: { ...headers, 'Cache-Control': CACHE_CONTROL } };
   }
   route.schema = { ...(route.schema as object), response };
 }
