@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { SwaggerOptions } from '@fastify/swagger';
 import { ApiKey } from './schemas/key.ts';
 import { ErrorBody } from './schemas/common.ts';
+import { declareSharedResponses } from './schemas/responses.ts';
 import { AgentDetail, AgentSummary } from './schemas/catalog.ts';
 import { Billing, Quote, Run, RunEvent } from './schemas/quote.ts';
 import { Monitor, Notification } from './schemas/monitor.ts';
@@ -68,7 +69,10 @@ export function installOpenApi(app: FastifyInstance): void {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   const routes: RouteOptions[] = [];
   // The options objects themselves, read only when the document is built: Fastify's final view of each route.
+  // Each first gains the statuses and headers the app adds around every handler, so the
+  // serializers and the document both know them.
   app.addHook('onRoute', (route) => {
+    declareSharedResponses(route);
     routes.push(route);
   });
   let document: Promise<Record<string, unknown>> | undefined;

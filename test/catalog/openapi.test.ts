@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { registerRoutes } from '../../sim/http/routes/index.ts';
+import { installOpenApi } from '../../sim/http/openapi.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 
 /** GET /v1/openapi.json (spec part 9) against the routes the simulator really serves. */
@@ -30,7 +31,8 @@ function servedRoutes(app: FastifyInstance): ServedRoute[] {
 
 /**
  * The route options (schemas, config) of every route the simulator registers, recorded
- * by an onRoute hook on a bare Fastify instance fed the very same registerRoutes.
+ * by an onRoute hook on a bare Fastify instance fed the very same registerRoutes, after
+ * the app's own onRoute hook (installOpenApi) has added the shared responses.
  */
 async function recordRouteOptions(s: TestSimulator): Promise<RouteOptions[]> {
   const recorder = Fastify();
@@ -41,6 +43,7 @@ async function recordRouteOptions(s: TestSimulator): Promise<RouteOptions[]> {
   // Nothing is validated or serialized here: only the declarations are wanted.
   recorder.setValidatorCompiler(() => () => true);
   recorder.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  installOpenApi(recorder);
   registerRoutes(recorder, s.sim);
   await recorder.ready();
   await recorder.close();
@@ -49,7 +52,7 @@ async function recordRouteOptions(s: TestSimulator): Promise<RouteOptions[]> {
 
 const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 const plain = (schema: unknown): Json => JSON.parse(JSON.stringify(schema));
-const isDocumentedV1 = (url: string) => url.startsWith('/v1/') && url !== '/v1/openapi.json';
+const isDocumentedV1 = (url: string) => url.startsWith('/v1/');
 
 /** Every group of string literals a schema offers for one value: an enum, a const, or an anyOf/oneOf of them. */
 function enumGroups(node: Json, out: string[][] = []): string[][] {
@@ -229,6 +232,50 @@ describe('GET /v1/openapi.json', () => {
         expect(path.startsWith('/v1/'), path).toBe(true);
         for (const method of Object.keys(item).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k))) {
           expect(servedPaths.has(`${method} ${path}`), `${method} ${path}`).toBe(true);
+        }
+      }
+    });
+  });
+
+  describe('declares every status and header the simulator sends (spec 9)', () => {
+    /** Every operation of the document, with its method and path. */
+    const operations = (): Array<{ method: string; path: string; op: Json }> =>
+      Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
+        Object.entries(item as Record<string, Json>)
+          .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+          .map(([method, op]) => ({ method, path, op })),
+      );
+
+    it('lists /v1/openapi.json itself, callable without a key', () => {
+      const op = doc.paths['/v1/openapi.json']?.get;
+      expect(op).toBeDefined();
+      expect(op.security).toBeUndefined();
+      expect(op.responses['200'].content['application/json'].schema.type).toBe('object');
+    });
+
+    it('gives every operation a summary', () => {
+      expect(operations().length).toBeGreaterThanOrEqual(25);
+      for (const { method, path, op } of operations()) expect(op.summary, `${method} ${path}`).toMatch(/\S/);
+    });
+
+    it('declares 413 and 415 on every operation that takes a body, 429 and 500 on every one', () => {
+      for (const { method, path, op } of operations()) {
+        const statuses = Object.keys(op.responses);
+        expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['429', '500']));
+        if (method === 'post') expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['413', '415']));
+        else expect(statuses, `${method} ${path}`).not.toContain('413');
+      }
+    });
+
+    it('declares Retry-After on every 429, X-Service-Artifact-Id on the export, Cache-Control on every response', () => {
+      for (const { method, path, op } of operations()) {
+        for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+          const where = `${method} ${path} ${status}`;
+          expect(response.headers?.['Cache-Control']?.schema, where).toEqual({ type: 'string', const: 'no-store' });
+          if (status === '429') expect(response.headers['Retry-After']?.schema, where).toMatchObject({ type: 'integer', minimum: 1 });
+          else expect(response.headers['Retry-After'], where).toBeUndefined();
+          const artifact = method === 'get' && path === '/v1/runs/{id}/export' && status === '200';
+          expect(Boolean(response.headers['X-Service-Artifact-Id']), where).toBe(artifact);
         }
       }
     });

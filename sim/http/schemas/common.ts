@@ -22,9 +22,12 @@ export const ErrorBody = Type.Object(
   { additionalProperties: false, $id: 'ErrorBody' },
 );
 
+/** Spec 7, 8: every 429 the simulator sends says when to try again (sim/domain/errors.ts gives each one its seconds). */
+const RETRY_AFTER = { 'Retry-After': { type: 'integer', minimum: 1, description: 'Whole seconds to wait before trying again.' } };
+
 /** The error statuses a /v1 route may answer (spec part 4 preamble), all with the error body. */
 export function errorResponses(...statuses: number[]) {
-  return Object.fromEntries(statuses.map((s) => [s, Type.Ref('ErrorBody')]));
+  return Object.fromEntries(statuses.map((s) => [s, s === 429 ? Type.Ref('ErrorBody', { headers: RETRY_AFTER }) : Type.Ref('ErrorBody')]));
 }
 
 export const STANDARD_ERRORS = [400, 401, 403, 404, 409, 429, 503];

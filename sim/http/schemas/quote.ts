@@ -108,4 +108,10 @@ export const Receipt = Type.Object(
   { additionalProperties: true },
 );
 
-export const ExportDoc = Type.Object({ run: Type.Ref('Run'), version: Type.Object({}, { additionalProperties: true }), events: Type.Array(Type.Ref('RunEvent')) });
+/** Spec 2.12: the export's header names the stored artifact it was read from. */
+const ARTIFACT_ID = { 'X-Service-Artifact-Id': { type: 'string', format: 'uuid', description: 'The stored artifact this export is.' } };
+
+export const ExportDoc = Type.Object(
+  { run: Type.Ref('Run'), version: Type.Object({}, { additionalProperties: true }), events: Type.Array(Type.Ref('RunEvent')) },
+  { headers: ARTIFACT_ID },
+);

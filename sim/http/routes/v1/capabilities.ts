@@ -16,6 +16,7 @@ export function capabilitiesRoutes(app: FastifyInstance, sim: Simulator): void {
     schema: {
       tags: ['platform'],
       operationId: 'getCapabilities',
+      summary: 'Payment profiles, limits and the platform-wide queue bound',
       querystring: NoQuery,
       response: {
         200: Type.Object({

@@ -21,7 +21,7 @@ export function catalogRoutes(app: FastifyInstance, sim: Simulator): void {
   const pages = new AnswerCache<object>(PAGE_CACHE_SIZE);
   app.get('/v1/public/agents', {
     config: { auth: 'optional', scope: 'catalog:read' },
-    schema: { tags: ['catalog'], operationId: 'listAgents', querystring: AgentQuery, response: { 200: AgentPage, ...errorResponses(400, 401, 403, 429) } },
+    schema: { tags: ['catalog'], operationId: 'listAgents', summary: 'Search the public agent catalog', querystring: AgentQuery, response: { 200: AgentPage, ...errorResponses(400, 401, 403, 429) } },
     handler: (request, reply) => {
       const query = request.query as CatalogQuery;
       let key = '';
@@ -40,6 +40,7 @@ export function catalogRoutes(app: FastifyInstance, sim: Simulator): void {
     schema: {
       tags: ['catalog'],
       operationId: 'getAgent',
+      summary: 'One public agent listing in detail',
       params: ListingParams,
       querystring: NoQuery,
       response: { 200: Type.Object({ agent: Type.Ref('AgentDetail') }), ...errorResponses(400, 401, 403, 404, 429) },
@@ -55,7 +56,7 @@ export function catalogRoutes(app: FastifyInstance, sim: Simulator): void {
   for (const { rail, path, operationId, tag, query } of rails) {
     app.get(path, {
       config: { auth: 'key', scope: 'catalog:read', rehearsal: rail === 'rehearsal' },
-      schema: { tags: [tag], operationId, querystring: query, response: { 200: RailCatalog, ...errorResponses(400, 401, 403, 429, 503) } },
+      schema: { tags: [tag], operationId, summary: `The listings this key can buy on the ${tag} rail`, querystring: query, response: { 200: RailCatalog, ...errorResponses(400, 401, 403, 429, 503) } },
       handler: async (request) => {
         const key = keyOf(request);
         assertRail(key, rail);

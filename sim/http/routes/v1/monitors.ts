@@ -13,7 +13,7 @@ export function monitorRoutes(app: FastifyInstance, sim: Simulator): void {
 
   app.get('/v1/monitors', {
     config: { auth: 'key', scope: 'monitors:read' },
-    schema: { tags: ['monitors'], operationId: 'listMonitors', querystring: NoQuery, response: { 200: Type.Object({ monitors: Type.Array(Type.Ref('Monitor'), { maxItems: 100 }) }), ...errorResponses(400, 401, 403, 429) } },
+    schema: { tags: ['monitors'], operationId: 'listMonitors', summary: "The account's monitors", querystring: NoQuery, response: { 200: Type.Object({ monitors: Type.Array(Type.Ref('Monitor'), { maxItems: 100 }) }), ...errorResponses(400, 401, 403, 429) } },
     handler: async (request) => {
       const key = keyOf(request);
       assertMonitorKey(key);
@@ -23,7 +23,7 @@ export function monitorRoutes(app: FastifyInstance, sim: Simulator): void {
 
   app.post('/v1/monitors', {
     config: { auth: 'key', scope: 'monitors:write' },
-    schema: { tags: ['monitors'], operationId: 'createMonitor', querystring: NoQuery, body: CreateMonitorBody, response: { 201: MonitorCreated, 200: MonitorCreated, ...errorResponses(...STANDARD_ERRORS) } },
+    schema: { tags: ['monitors'], operationId: 'createMonitor', summary: 'Create a monitor (idempotent by idempotencyKey)', querystring: NoQuery, body: CreateMonitorBody, response: { 201: MonitorCreated, 200: MonitorCreated, ...errorResponses(...STANDARD_ERRORS) } },
     handler: async (request, reply) => {
       const key = keyOf(request);
       assertMonitorKey(key);
@@ -34,19 +34,19 @@ export function monitorRoutes(app: FastifyInstance, sim: Simulator): void {
 
   app.get('/v1/monitors/:id', {
     config: { auth: 'key', scope: 'monitors:read' },
-    schema: { tags: ['monitors'], operationId: 'getMonitor', params: IdParams, querystring: NoQuery, response: { 200: MonitorDetail, ...errorResponses(400, 401, 403, 404, 429) } },
+    schema: { tags: ['monitors'], operationId: 'getMonitor', summary: 'A monitor with its windows, events and deliveries', params: IdParams, querystring: NoQuery, response: { 200: MonitorDetail, ...errorResponses(400, 401, 403, 404, 429) } },
     handler: async (request) => monitorDetail(sim.deps, ownMonitor(sim.deps, keyOf(request), idOf(request))),
   });
 
   app.post('/v1/monitors/:id/stop', {
     config: { auth: 'key', scope: 'monitors:write' },
-    schema: { tags: ['monitors'], operationId: 'stopMonitor', params: IdParams, querystring: NoQuery, response: { 200: Type.Object({ monitor: Type.Ref('Monitor') }), ...errorResponses(400, 401, 403, 404, 429) } },
+    schema: { tags: ['monitors'], operationId: 'stopMonitor', summary: 'Stop a monitor', params: IdParams, querystring: NoQuery, response: { 200: Type.Object({ monitor: Type.Ref('Monitor') }), ...errorResponses(400, 401, 403, 404, 429) } },
     handler: async (request) => ({ monitor: monitorView(stopMonitor(sim.deps, ownMonitor(sim.deps, keyOf(request), idOf(request)))) }),
   });
 
   app.get('/v1/notifications', {
     config: { auth: 'key', scope: 'monitors:read' },
-    schema: { tags: ['monitors'], operationId: 'listNotifications', querystring: NoQuery, response: { 200: Type.Object({ notifications: Type.Array(Type.Ref('Notification'), { maxItems: 200 }) }), ...errorResponses(400, 401, 403, 429) } },
+    schema: { tags: ['monitors'], operationId: 'listNotifications', summary: "The account's notifications", querystring: NoQuery, response: { 200: Type.Object({ notifications: Type.Array(Type.Ref('Notification'), { maxItems: 200 }) }), ...errorResponses(400, 401, 403, 429) } },
     handler: async (request) => {
       const key = keyOf(request);
       assertMonitorKey(key);
@@ -56,7 +56,7 @@ export function monitorRoutes(app: FastifyInstance, sim: Simulator): void {
 
   app.post('/v1/notifications/:id/ack', {
     config: { auth: 'key', scope: 'monitors:write' },
-    schema: { tags: ['monitors'], operationId: 'acknowledgeNotification', params: IdParams, querystring: NoQuery, response: { 200: Type.Object({ notification: Type.Ref('Notification') }), ...errorResponses(400, 401, 403, 404, 429) } },
+    schema: { tags: ['monitors'], operationId: 'acknowledgeNotification', summary: 'Acknowledge a notification', params: IdParams, querystring: NoQuery, response: { 200: Type.Object({ notification: Type.Ref('Notification') }), ...errorResponses(400, 401, 403, 404, 429) } },
     handler: async (request) => {
       const key = keyOf(request);
       assertMonitorKey(key);

@@ -24,6 +24,7 @@ export function quoteRoutes(app: FastifyInstance, sim: Simulator): void {
       schema: {
         tags: [tag],
         operationId: `create${name}Quote`,
+        summary: `Quote a run on the ${tag} rail`,
         description: 'Never retried automatically: on a lost response, create another quote.',
         querystring: NoQuery,
         body: rail === 'solana-custody' ? SolanaQuoteBody : QuoteBody,
@@ -40,6 +41,7 @@ export function quoteRoutes(app: FastifyInstance, sim: Simulator): void {
       schema: {
         tags: [tag],
         operationId: `accept${name}Quote`,
+        summary: `Accept a quote and start its run (${tag} rail)`,
         params: IdParams,
         querystring: NoQuery,
         body: AcceptBody,
@@ -57,6 +59,7 @@ export function quoteRoutes(app: FastifyInstance, sim: Simulator): void {
       schema: {
         tags: [tag],
         operationId: `get${name}Billing`,
+        summary: `A run's reservation and settlement (${tag} rail)`,
         params: IdParams,
         querystring: NoQuery,
         response: { 200: Type.Ref('Billing'), ...errorResponses(400, 401, 403, 404, 429, 503) },

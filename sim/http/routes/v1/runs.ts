@@ -28,6 +28,7 @@ export function runRoutes(app: FastifyInstance, sim: Simulator): void {
     schema: {
       tags: ['runs'],
       operationId: 'getRun',
+      summary: 'A run and its events',
       description: 'Poll from about 1 s, backing off to about 10 s, until the status is terminal.',
       params: IdParams,
       querystring: NoQuery,
@@ -45,6 +46,7 @@ export function runRoutes(app: FastifyInstance, sim: Simulator): void {
     schema: {
       tags: ['runs'],
       operationId: 'cancelRun',
+      summary: 'Cancel a queued or running run',
       params: IdParams,
       querystring: NoQuery,
       response: { 200: Type.Object({ run: Type.Ref('Run') }), ...errorResponses(400, 401, 403, 404, 429) },
@@ -57,6 +59,7 @@ export function runRoutes(app: FastifyInstance, sim: Simulator): void {
     schema: {
       tags: ['runs'],
       operationId: 'exportRun',
+      summary: 'The canonical export of a run',
       params: IdParams,
       querystring: NoQuery,
       response: { 200: ExportDoc, ...errorResponses(400, 401, 403, 404, 409, 410, 429, 503) },
@@ -70,7 +73,7 @@ export function runRoutes(app: FastifyInstance, sim: Simulator): void {
 
   app.get('/v1/runs/:id/receipt', {
     config: { auth: 'key', scope: 'billing:read' },
-    schema: { tags: ['runs'], operationId: 'getReceipt', params: IdParams, querystring: NoQuery, response: { 200: Receipt, ...errorResponses(400, 401, 403, 404, 429) } },
+    schema: { tags: ['runs'], operationId: 'getReceipt', summary: 'The settlement receipt of a run', params: IdParams, querystring: NoQuery, response: { 200: Receipt, ...errorResponses(400, 401, 403, 404, 429) } },
     handler: async (request) => receiptFor(sim.deps, keyOf(request), idOf(request)),
   });
 }
