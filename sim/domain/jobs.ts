@@ -52,7 +52,8 @@ export interface SchedulerOptions {
   maxJobsPerAdvance?: number;
 }
 
-export const MAX_JOBS_PER_ADVANCE = 2_000_000;
+/** The runaway bound of one advance; see drain(). */
+const MAX_JOBS_PER_ADVANCE = 2_000_000;
 
 /** Network waits of one instant under way at once (one slow receiver no longer holds up the others; eight bound the sockets). */
 export const SEND_CONCURRENCY = 8;
