@@ -4,7 +4,7 @@ import { FileStore, type Snapshot } from './store/file-store.ts';
 import { STORE_LAYOUT, type Collections } from './domain/collections.ts';
 import { transact, type Deps } from './domain/context.ts';
 import type { Environment, Job } from './domain/records.ts';
-import { Scheduler, type Advanced } from './domain/jobs.ts';
+import { Scheduler, type Advanced, type SchedulerOptions } from './domain/jobs.ts';
 import { MonitorIndex } from './domain/monitor-index.ts';
 import { Telemetry, type TelemetryState } from './domain/telemetry.ts';
 import { RollingWindows } from './domain/rate-limits.ts';
@@ -36,6 +36,8 @@ export interface SimulatorOptions {
    * default. Scenario runs pass one that stands still, tests one they move.
    */
   realTime?: RealTime;
+  /** The runaway bound of one advance (sim/domain/jobs.ts); tests lower it. */
+  maxJobsPerAdvance?: number;
 }
 
 /** A new store's contents: the catalog fixtures and the generator's seed; no accounts. */
@@ -69,11 +71,12 @@ export class Simulator {
     readonly controlToken: string | null,
     readonly send: WebhookSender,
     realTime: RealTime,
+    schedulerOptions: SchedulerOptions,
   ) {
     this.windows = new RollingWindows(limiterTime(deps.clock, realTime));
     this.telemetry = new Telemetry(deps.store.getMeta<TelemetryState>('telemetry'));
     deps.store.setVolatile('telemetry', () => this.telemetry.snapshot());
-    this.scheduler = new Scheduler(deps);
+    this.scheduler = new Scheduler(deps, schedulerOptions);
     this.monitorIndex = MonitorIndex.attach(deps.store);
     deps.store.setHooks({
       beforeCommit: (tx) => {
@@ -98,7 +101,9 @@ export class Simulator {
     const random = new SeededRandom(store.getMeta<RandomState>('random') ?? { seed, counter: 0 });
     const deps: Deps = { clock, random, store, env: options.env ?? 'test' };
     for (const balance of store.all('balances')) assertBalanceInvariant(balance);
-    return new Simulator(deps, created, options.limits ?? true, options.controlToken ?? null, options.send ?? sendWebhook, options.realTime ?? monotonicMs);
+    return new Simulator(deps, created, options.limits ?? true, options.controlToken ?? null, options.send ?? sendWebhook, options.realTime ?? monotonicMs, {
+      maxJobsPerAdvance: options.maxJobsPerAdvance,
+    });
   }
 
   /** Runs whatever is due at the current simulated time (realtime: since the last request or tick). */
@@ -128,16 +133,18 @@ export class Simulator {
    * request's instant) in realtime mode, where wall time keeps moving.
    */
   async advance(to: { seconds: number; from?: number } | { toMs: number } | { next: true }): Promise<Advanced> {
-    const advanced =
-      'next' in to
+    try {
+      return 'next' in to
         ? await this.scheduler.advanceToNext()
         : await this.scheduler.advanceTo(() => {
             if (!('seconds' in to)) return to.toMs;
             const base = this.deps.clock.mode === 'realtime' && to.from !== undefined ? to.from : this.deps.clock.now();
             return base + Math.round(to.seconds * 1000);
           });
-    this.saveClock();
-    return advanced;
+    } finally {
+      // A refused advance still ran jobs up to where the clock now stands; a restart resumes there.
+      this.saveClock();
+    }
   }
 
   /** Runs queued or running across all accounts (the platform queue's fill). */

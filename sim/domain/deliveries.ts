@@ -1,4 +1,4 @@
-import type { WebhookResult, WebhookSender } from '../runtime/webhook-sender.ts';
+import type { WebhookRequest, WebhookResult } from '../runtime/webhook-sender.ts';
 import { iso, transact, type Deps, type StoreTx } from './context.ts';
 import { schedule, unschedule } from './jobs.ts';
 import { notify } from './notifications.ts';
@@ -115,15 +115,31 @@ function updateDestination(tx: StoreTx, destinationId: string | null, delivered:
   return next;
 }
 
-/** The 'delivery.attempt' job: one real POST, then the outcome recorded in one transaction. */
-export async function attemptDelivery(deps: Deps, send: WebhookSender, deliveryId: string): Promise<void> {
+/** What one attempt sends, fixed before it goes out. */
+export interface PreparedAttempt {
+  deliveryId: string;
+  request: WebhookRequest;
+}
+
+/**
+ * The 'delivery.attempt' job is prepared, sent and recorded in three steps so
+ * that attempts due at one instant can wait on their receivers together
+ * (sim/domain/jobs.ts). This step reads what to send; null when the delivery
+ * was settled or cancelled meanwhile.
+ */
+export function prepareAttempt(deps: Deps, deliveryId: string): PreparedAttempt | null {
   const delivery = deps.store.get('deliveries', deliveryId);
-  if (!delivery || delivery.state !== 'pending') return;
+  if (!delivery || delivery.state !== 'pending') return null;
   const url = delivery.destinationId ? deps.store.get('destinations', delivery.destinationId)?.url : delivery.webhookUrl;
-  if (!url) return;
+  if (!url) return null;
   const secret = transact(deps, (tx) => signingSecretFor(deps, tx, delivery));
   const headers = signedHeaders(deps, secret, delivery.id, delivery.body);
-  const result = await send({ url, headers, body: delivery.body, timeoutMs: ANSWER_TIMEOUT_MS, allowLoopback: deps.env === 'test' });
+  return { deliveryId, request: { url, headers, body: delivery.body, timeoutMs: ANSWER_TIMEOUT_MS, allowLoopback: deps.env === 'test' } };
+}
+
+/** The answer (or its absence) recorded in one transaction: delivered, retried later, or failed with a notification. */
+export function recordAttempt(deps: Deps, prepared: PreparedAttempt, result: WebhookResult): void {
+  const { deliveryId, request } = prepared;
   transact(deps, (tx) => {
     const current = tx.get('deliveries', deliveryId);
     // Revoked or unsubscribed while the request was in flight: the cancellation stands.
@@ -151,7 +167,7 @@ export async function attemptDelivery(deps: Deps, send: WebhookSender, deliveryI
         monitorId: current.monitorId,
         kind: 'monitor.delivery.failed',
         title: 'Webhook delivery failed',
-        body: `Delivery ${current.id} of ${current.type} to ${url} failed after ${attempts.length} attempt(s): ${attempt.error}.`,
+        body: `Delivery ${current.id} of ${current.type} to ${request.url} failed after ${attempts.length} attempt(s): ${attempt.error}.`,
         event: { deliveryId: current.id, monitorEventId: current.monitorEventId, destinationId: current.destinationId, lastError: attempt.error },
       });
     }

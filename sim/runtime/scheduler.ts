@@ -81,3 +81,22 @@ export function earliestJob(heap: JobHeap, lookup: (id: string) => ScheduledJob 
     heap.pop();
   }
 }
+
+/**
+ * The live jobs at the front of the order that fall due at the earliest one's
+ * instant and satisfy `take`, stopping at the first that does not (so running
+ * them together cannot overtake a job ordered between them), at most `limit`.
+ * The heap is left as it was: the jobs stay scheduled until they have run.
+ */
+export function leadingRun(heap: JobHeap, lookup: (id: string) => ScheduledJob | undefined, limit: number, take: (job: ScheduledJob) => boolean): ScheduledJob[] {
+  const run: ScheduledJob[] = [];
+  const lifted: HeapEntry[] = [];
+  while (run.length < limit) {
+    const job = earliestJob(heap, lookup);
+    if (!job || (run.length > 0 && job.dueAtMs !== run[0].dueAtMs) || !take(job)) break;
+    run.push(job);
+    lifted.push(heap.pop()!);
+  }
+  for (const entry of lifted) heap.push(entry);
+  return run;
+}

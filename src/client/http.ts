@@ -14,6 +14,34 @@ export interface HttpOptions {
   controlToken?: string;
   fetch?: typeof fetch;
   retry: RetryOptions;
+  /** How long one attempt may wait for its whole answer, in ms (DEFAULT_TIMEOUT_MS when unset). */
+  timeoutMs?: number;
+}
+
+/**
+ * Long enough for a clock advance that waits on slow webhook receivers (5 s
+ * an instant, up to 8 at once), short enough that a console never hangs on a
+ * server that stopped answering.
+ */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** setTimeout's ceiling: a longer delay would fire at once. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/**
+ * No complete answer within the client's timeout. A network failure like any
+ * other (a GET is retried), but the message names the limit, and the server
+ * may still carry the request out.
+ */
+export class RequestTimeoutError extends NetworkError {
+  constructor(
+    method: string,
+    path: string,
+    readonly timeoutMs: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`${method} ${path} got no answer within ${timeoutMs} ms (the client's timeoutMs) and was abandoned; the server may still complete it.`, method, path, options);
+  }
 }
 
 /**
@@ -49,6 +77,10 @@ export interface Http {
 export function createHttp(options: HttpOptions): Http {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const base = options.baseUrl.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
+    throw new RangeError(`timeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (got ${String(options.timeoutMs)}).`);
+  }
 
   function urlOf(request: HttpRequest): string {
     const params = new URLSearchParams();
@@ -74,10 +106,13 @@ export function createHttp(options: HttpOptions): Http {
     const url = urlOf(request);
     let response: Response;
     let text: string;
+    // The body is inside the limit too: a server may send its headers and then stall.
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
-      response = await fetchImpl(url, { method: request.method, headers: headersOf(request, payload !== undefined), body: payload });
+      response = await fetchImpl(url, { method: request.method, headers: headersOf(request, payload !== undefined), body: payload, signal });
       text = await response.text();
     } catch (error) {
+      if (signal.aborted) throw new RequestTimeoutError(request.method, request.path, timeoutMs, { cause: error });
       // The message names the request, never its headers: they hold the key.
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const reason = cause?.code ?? cause?.message ?? (error as Error).message;

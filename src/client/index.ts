@@ -22,6 +22,8 @@ export interface ClientOptions {
   sleep?: Sleep;
   /** Retries of a retryable call after its first attempt (spec 7: 2 by default). */
   retries?: number;
+  /** How long each attempt may wait for its answer, in ms (30 s by default); then it fails with a RequestTimeoutError. */
+  timeoutMs?: number;
 }
 
 export interface Client {
@@ -38,6 +40,7 @@ export function createClient(options: ClientOptions): Client {
     key: options.key,
     controlToken: options.controlToken,
     fetch: options.fetch,
+    timeoutMs: options.timeoutMs,
     retry: { ...DEFAULT_RETRY, retries: options.retries ?? DEFAULT_RETRY.retries, sleep },
   });
   const v1 = createV1(http);
@@ -49,6 +52,7 @@ export function createClient(options: ClientOptions): Client {
 }
 
 export { ApiError, NetworkError, PollTimeoutError, isClientError, type ClientError } from './errors.ts';
+export { RequestTimeoutError, DEFAULT_TIMEOUT_MS } from './http.ts';
 export { isRetryable, retryDelayMs, DEFAULT_RETRY, type Sleep, type RetryPolicy } from './retry.ts';
 export { pollDelayMs, isTerminal, TERMINAL_RUN_STATUSES, type PollOptions } from './poll.ts';
 export { railOf, ARTIFACT_ID_HEADER, type V1Api } from './v1.ts';
