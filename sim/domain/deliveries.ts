@@ -4,6 +4,7 @@ import { schedule, unschedule } from './jobs.ts';
 import { notify } from './notifications.ts';
 import type { DeliveryAttempt, DeliveryRecord, DestinationRecord, MonitorEventRecord, MonitorRecord } from './records.ts';
 import { derivedSecret, sealingKey, signPayload } from './signing.ts';
+import { addressPolicy } from './webhook-address.ts';
 
 /**
  * Signed webhook delivery (spec 6.2): one delivery per event and destination,
@@ -123,7 +124,7 @@ export async function attemptDelivery(deps: Deps, send: WebhookSender, deliveryI
   if (!url) return;
   const secret = transact(deps, (tx) => signingSecretFor(deps, tx, delivery));
   const headers = signedHeaders(deps, secret, delivery.id, delivery.body);
-  const result = await send({ url, headers, body: delivery.body, timeoutMs: ANSWER_TIMEOUT_MS, allowLoopback: deps.env === 'test' });
+  const result = await send({ url, headers, body: delivery.body, timeoutMs: ANSWER_TIMEOUT_MS, addressPolicy: addressPolicy(deps.env) });
   transact(deps, (tx) => {
     const current = tx.get('deliveries', deliveryId);
     // Revoked or unsubscribed while the request was in flight: the cancellation stands.
