@@ -42,12 +42,12 @@ class AddressRefused extends Error {}
 function policedLookup(policy: AddressPolicy): LookupFunction {
   return (hostname, options: LookupOptions, callback) => {
     lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '', 0);
+      if (error) return callback(error, '');
       for (const { address } of addresses) {
         const refusal = policy(address);
-        if (refusal) return callback(new AddressRefused(refusal), '', 0);
+        if (refusal) return callback(new AddressRefused(refusal), '');
       }
-      if (options.all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, addresses);
+      if (options.all) return callback(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
     });
   };
