@@ -31,6 +31,8 @@ const IPV6_CLASS: Record<string, AddressClass> = {
   unicast: 'public',
   loopback: 'loopback',
   uniqueLocal: 'private',
+  // fec0::/10, the deprecated site-local range: private in all but name.
+  deprecatedSiteLocal: 'private',
   linkLocal: 'link-local',
 };
 
@@ -45,8 +47,6 @@ function classOf(address: ipaddr.IPv4 | ipaddr.IPv6): AddressClass {
   if (EMBEDS_IPV4_AT_END.some((cidr) => v6.match(cidr))) return classOf(ipv4At(v6.toByteArray(), 12));
   if (v6.match(SIX_TO_FOUR)) return classOf(ipv4At(v6.toByteArray(), 2));
   const range = v6.range();
-  // fec0::/10 is the deprecated site-local range: private in all but name.
-  if (range === ('deprecatedSiteLocal' as string)) return 'private';
   if (range === 'unicast' && !v6.match(GLOBAL_UNICAST)) return 'reserved';
   return IPV6_CLASS[range] ?? 'reserved';
 }
