@@ -4,6 +4,7 @@ import { schedule, unschedule } from './jobs.ts';
 import { notify } from './notifications.ts';
 import type { DeliveryAttempt, DeliveryRecord, DestinationRecord, MonitorEventRecord, MonitorRecord } from './records.ts';
 import { derivedSecret, sealingKey, signPayload } from './signing.ts';
+import { addressPolicy } from './webhook-address.ts';
 
 /**
  * Signed webhook delivery (spec 6.2): one delivery per event and destination,
@@ -134,7 +135,7 @@ export function prepareAttempt(deps: Deps, deliveryId: string): PreparedAttempt 
   if (!url) return null;
   const secret = transact(deps, (tx) => signingSecretFor(deps, tx, delivery));
   const headers = signedHeaders(deps, secret, delivery.id, delivery.body);
-  return { deliveryId, request: { url, headers, body: delivery.body, timeoutMs: ANSWER_TIMEOUT_MS, allowLoopback: deps.env === 'test' } };
+  return { deliveryId, request: { url, headers, body: delivery.body, timeoutMs: ANSWER_TIMEOUT_MS, addressPolicy: addressPolicy(deps.env) } };
 }
 
 /** The answer (or its absence) recorded in one transaction: delivered, retried later, or failed with a notification. */

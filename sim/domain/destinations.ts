@@ -4,6 +4,7 @@ import { ANSWER_TIMEOUT_MS, cancelDeliveries, judge, signedHeaders } from './del
 import { errors } from './errors.ts';
 import type { DestinationRecord } from './records.ts';
 import { derivedSecret, sealingKey } from './signing.ts';
+import { addressPolicy } from './webhook-address.ts';
 import { webhookUrlProblem } from './webhook-url.ts';
 
 /** Webhook destinations (spec 3.8, 6.2), configured by the owner in the web session: /sim here. */
@@ -92,7 +93,7 @@ export async function verifyDestination(deps: Deps, send: WebhookSender, id: str
   }
   const { challenge, deliveryId, secret } = transact(deps, (tx) => ({ challenge: deps.random.hex(16), deliveryId: deps.random.uuid(), secret: derivedSecret(sealingKey(deps, tx), 'destination', id) }));
   const body = JSON.stringify({ type: 'service.destination.verification', destinationId: id, challenge });
-  const result = await send({ url: d.url, headers: signedHeaders(deps, secret, deliveryId, body), body, timeoutMs: ANSWER_TIMEOUT_MS, allowLoopback: deps.env === 'test' });
+  const result = await send({ url: d.url, headers: signedHeaders(deps, secret, deliveryId, body), body, timeoutMs: ANSWER_TIMEOUT_MS, addressPolicy: addressPolicy(deps.env) });
   return transact(deps, (tx) => {
     const at = iso(deps.clock.now());
     const { final: _final, ...attempt } = judge(result, 1, at, (answer) => {

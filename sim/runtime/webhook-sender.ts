@@ -1,21 +1,26 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { lookup } from 'node:dns';
-import { isIP } from 'node:net';
+import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
 
 /**
  * The one place the simulator makes outbound HTTP calls: signed webhook POSTs.
- * The address check runs inside the socket's DNS lookup, so the address that
- * is checked is the address connected to (a name that re-resolves to a
- * private address cannot slip past). Redirects are never followed.
+ * Every address is judged before a socket connects to it: a literal host before
+ * the request is made, a name inside the socket's own DNS lookup, so the
+ * addresses checked are the addresses connected to (a name that re-resolves to
+ * a private address cannot slip past). Redirects are never followed.
  */
+
+/** Why an address may not be connected to, or null when it may (sim/domain/webhook-address.ts). */
+export type AddressPolicy = (address: string) => string | null;
+
 export interface WebhookRequest {
   url: string;
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
-  /** Test environment: loopback addresses are allowed (a local receiver). */
-  allowLoopback: boolean;
+  /** The environment's address rule: this layer resolves and connects, the domain classifies. */
+  addressPolicy: AddressPolicy;
 }
 
 export type WebhookResult =
@@ -27,29 +32,40 @@ export type WebhookSender = (request: WebhookRequest) => Promise<WebhookResult>;
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-/** Why an address may not receive deliveries, or null when it may. */
-export function addressRefusal(address: string, allowLoopback: boolean): string | null {
-  const v4 = isIP(address) === 4 ? address : /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (v4) {
-    const [a, b] = v4.split('.').map(Number);
-    if (a === 127) return allowLoopback ? null : 'loopback-address-refused';
-    if (a === 169 && b === 254) return v4 === '169.254.169.254' ? 'metadata-address-refused' : 'link-local-address-refused';
-    if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) return 'private-address-refused';
-    if (a === 0 || a >= 224) return 'reserved-address-refused';
-    return null;
-  }
-  const v6 = address.toLowerCase();
-  if (v6 === '::1') return allowLoopback ? null : 'loopback-address-refused';
-  if (v6 === '::' ) return 'reserved-address-refused';
-  if (v6.startsWith('fe8') || v6.startsWith('fe9') || v6.startsWith('fea') || v6.startsWith('feb')) return 'link-local-address-refused';
-  if (v6.startsWith('fc') || v6.startsWith('fd')) return v6.startsWith('fd00:ec2::254') ? 'metadata-address-refused' : 'private-address-refused';
-  return null;
+class AddressRefused extends Error {}
+
+/**
+ * A DNS lookup that resolves every address of the name and refuses them all
+ * if any one is refused: Node 20 connects with autoSelectFamily, which asks
+ * for all addresses and may try any of them.
+ */
+function policedLookup(policy: AddressPolicy): LookupFunction {
+  return (hostname, options: LookupOptions, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '');
+      for (const { address } of addresses) {
+        const refusal = policy(address);
+        if (refusal) return callback(new AddressRefused(refusal), '');
+      }
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
 }
 
-class AddressRefused extends Error {}
+/** The IP literal a URL names (brackets removed), or null for a name. */
+function literalHost(url: URL): string | null {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return isIP(host) ? host : null;
+}
 
 export const sendWebhook: WebhookSender = (req) =>
   new Promise((resolve) => {
+    const url = new URL(req.url);
+    // Node skips the lookup for a literal host, so it is judged here, before any socket exists.
+    const literal = literalHost(url);
+    const early = literal === null ? null : req.addressPolicy(literal);
+    if (early) return resolve({ kind: 'refused', error: early });
     let settled = false;
     const finish = (result: WebhookResult) => {
       if (!settled) {
@@ -57,7 +73,6 @@ export const sendWebhook: WebhookSender = (req) =>
         resolve(result);
       }
     };
-    const url = new URL(req.url);
     const make = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const request = make(
       url,
@@ -65,14 +80,7 @@ export const sendWebhook: WebhookSender = (req) =>
         method: 'POST',
         headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
         timeout: req.timeoutMs,
-        lookup: (hostname, options, callback) => {
-          lookup(hostname, { ...options, all: false }, (error, address, family) => {
-            if (error) return callback(error, address, family);
-            const refusal = addressRefusal(address as string, req.allowLoopback);
-            if (refusal) return callback(new AddressRefused(refusal), address, family);
-            callback(null, address, family);
-          });
-        },
+        lookup: policedLookup(req.addressPolicy),
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -99,15 +107,5 @@ export const sendWebhook: WebhookSender = (req) =>
       else finish({ kind: 'failed', error: `connection-failed: ${(error as NodeJS.ErrnoException).code ?? error.message}` });
     });
     request.on('close', () => clearTimeout(timer));
-    // Literal IP hosts skip the lookup hook, so they are checked here.
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host)) {
-      const refusal = addressRefusal(host, req.allowLoopback);
-      if (refusal) {
-        request.destroy();
-        finish({ kind: 'refused', error: refusal });
-        return;
-      }
-    }
     request.end(req.body);
   });

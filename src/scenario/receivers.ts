@@ -1,6 +1,12 @@
-import { createServer, type Server } from 'node:http';
+import { lookup } from 'node:dns/promises';
+import { createServer, type RequestListener, type Server } from 'node:http';
 
-/** Local webhook receivers a scenario declares: they answer as scripted and record what arrives. */
+/**
+ * Local webhook receivers a scenario declares: they answer as scripted and
+ * record what arrives. A receiver is addressed as http://localhost:PORT/NAME,
+ * the URL a developer types first, so every scenario with a receiver also
+ * exercises delivery to a host name (resolved, every address checked).
+ */
 export interface Received {
   headers: Record<string, string>;
   body: string;
@@ -15,11 +21,52 @@ export interface ScenarioReceiver {
   close(): Promise<void>;
 }
 
+const HOST = 'localhost';
+const PORT_ATTEMPTS = 5;
+
+function listenOn(handler: RequestListener, address: string, port: number): Promise<Server> {
+  const server = createServer(handler);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, address, () => resolve(server));
+  });
+}
+
+const closeAll = (servers: Server[]) =>
+  Promise.all(
+    servers.map((s) => {
+      // The sender's agent keeps connections alive; they would hold close() for seconds.
+      s.closeAllConnections();
+      return new Promise<void>((resolve) => s.close(() => resolve()));
+    }),
+  );
+
+/**
+ * One port on every address localhost resolves to (127.0.0.1, and ::1 where
+ * the system lists it), so a sender reaches the receiver whichever it tries.
+ */
+async function listenOnLocalhost(handler: RequestListener): Promise<{ port: number; servers: Server[] }> {
+  const addresses = [...new Set((await lookup(HOST, { all: true })).map((a) => a.address))];
+  for (let attempt = 1; ; attempt += 1) {
+    const first = await listenOn(handler, addresses[0], 0);
+    const port = (first.address() as { port: number }).port;
+    const servers = [first];
+    try {
+      for (const address of addresses.slice(1)) servers.push(await listenOn(handler, address, port));
+      return { port, servers };
+    } catch (error) {
+      // The port was free on one address but taken on another: try another port.
+      await closeAll(servers);
+      if (attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
 export async function startReceiver(name: string, spec: { answers?: number[]; echoChallenge?: boolean }): Promise<ScenarioReceiver> {
   const received: Received[] = [];
   const answers = spec.answers ?? [200];
   let deliveries = 0;
-  const server: Server = createServer((req, res) => {
+  const handler: RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -42,8 +89,7 @@ export async function startReceiver(name: string, spec: { answers?: number[]; ec
       received.push({ headers, body, type: parsed.type ?? null, answered: status });
       res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
     });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  return { name, url: `http://127.0.0.1:${port}/${name}`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  };
+  const { port, servers } = await listenOnLocalhost(handler);
+  return { name, url: `http://${HOST}:${port}/${name}`, received, close: async () => void (await closeAll(servers)) };
 }
