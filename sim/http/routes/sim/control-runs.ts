@@ -6,7 +6,7 @@ import { billingView, eventsOf, expireExport, runView } from '../../../domain/ru
 import type { ScriptBody } from '../../../domain/run-plan.ts';
 import { setListingActive } from '../../../domain/listings-admin.ts';
 import type { Simulator } from '../../../simulator.ts';
-import { Amount, IdParams } from '../../schemas/common.ts';
+import { Amount, IdParams, Uuid } from '../../schemas/common.ts';
 
 /** Control API for runs and listings (contract section 2). */
 const hide = { hide: true, tags: ['control'] };
@@ -29,7 +29,7 @@ export function controlRunRoutes(app: FastifyInstance, sim: Simulator): void {
   const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
 
   app.get('/sim/runs', {
-    schema: { ...hide, querystring: Type.Object({ accountId: Type.Optional(Type.String({ format: 'uuid' })) }, { additionalProperties: false }) },
+    schema: { ...hide, querystring: Type.Object({ accountId: Type.Optional(Uuid) }, { additionalProperties: false }) },
     handler: async (request) => {
       const { accountId } = request.query as { accountId?: string };
       // Newest first, reading (archived) runs only for the page.
