@@ -9,6 +9,7 @@ import { reserve } from './ledger.ts';
 import { add, big } from './money.ts';
 import { RAIL_NOTICE } from './notices.ts';
 import { isExpired } from './quotes.ts';
+import { checkPlatformQueue } from './platform-queue.ts';
 import { LIMITS } from './rate-limits.ts';
 import type { AcceptanceAnswer, AcceptanceRecord, Account, ApiKeyRecord, QuoteRecord, RunRecord } from './records.ts';
 import { planRun } from './run-plan.ts';
@@ -88,6 +89,7 @@ export function acceptQuote(deps: Deps, authenticated: ApiKeyRecord, rail: Rail,
     if (!listing || !listing.active) throw errors.runLimit('This agent listing is not accepting runs right now. The quote stays acceptable until it expires.', 60);
     const account = tx.get('accounts', key.accountId)!;
     checkRunLimits(account, now);
+    checkPlatformQueue(deps, tx);
 
     const answer = commitAcceptance(deps, tx, { key, quote, account, runId, reservationId, now, rail, idempotencyKey: body.idempotencyKey });
     return { replayed: false, runId, answer };
