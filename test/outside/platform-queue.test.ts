@@ -33,6 +33,8 @@ describe('the platform-wide queue bound', () => {
     expect(await setBound(s, 7)).toEqual({ platformQueueBound: 7, queuedRuns: 1 });
     expect(await capabilitiesQueue(s)).toEqual({ platformQueueBound: 7, queuedRuns: 1 });
     expect((await s.json({ url: '/sim/platform-queue' })).body).toEqual({ queue: { platformQueueBound: 7, queuedRuns: 1 } });
+    expect((await s.json({ method: 'POST', url: '/sim/reset' })).status).toBe(200);
+    expect(await capabilitiesQueue(s)).toEqual({ platformQueueBound: 500, queuedRuns: 0 });
   });
 
   it('refuses an acceptance of any account with 429 and Retry-After while the queue is full; nothing is reserved and the quote stays acceptable', async () => {
