@@ -149,6 +149,8 @@ export interface RunPlan {
   failure: 'platform' | 'research' | null;
   /** Sections a partial report could not cover; a token report's five canonical facts are name, symbol, decimals, totalSupply, bytecode. */
   coverageGaps: string[];
+  /** understudy: the size, in bytes of JSON, the report is written at (padded with filler); absent: as built. */
+  outputBytes?: number;
   source: 'listing-default' | 'magic-input' | 'script';
 }
 

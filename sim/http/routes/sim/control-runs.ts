@@ -21,6 +21,8 @@ const ScriptSchema = Type.Object(
     durationSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
     failure: Type.Optional(Type.String({ enum: ['platform', 'research'] })),
     coverageGaps: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 10 })),
+    // Up to twice the largest maximumOutputBytes of the catalog (1 MiB): enough to go over any agent's limit.
+    outputBytes: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_097_152 })),
   },
   { additionalProperties: false },
 );
