@@ -147,11 +147,6 @@ export class Simulator {
     }
   }
 
-  /** Runs queued or running across all accounts (the platform queue's fill). */
-  queuedRunCount(): number {
-    return this.deps.store.all('accounts').reduce((n, a) => n + a.activeRunIds.length, 0);
-  }
-
   saveClock(): void {
     transact(this.deps, (tx) => tx.setMeta('clock', this.deps.clock.snapshot()));
   }

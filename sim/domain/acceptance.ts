@@ -9,11 +9,13 @@ import { reserve } from './ledger.ts';
 import { add, big } from './money.ts';
 import { RAIL_NOTICE } from './notices.ts';
 import { isExpired } from './quotes.ts';
+import { checkPlatformQueue } from './platform-queue.ts';
 import { LIMITS } from './rate-limits.ts';
-import type { Account, ApiKeyRecord, QuoteRecord, RunRecord } from './records.ts';
+import type { AcceptanceAnswer, AcceptanceRecord, Account, ApiKeyRecord, QuoteRecord, RunRecord } from './records.ts';
 import { planRun } from './run-plan.ts';
 import { QUEUE_DELAY_MS } from './run-worker.ts';
 import { addEvent } from './run-events.ts';
+import { runView } from './run-views.ts';
 
 /** Acceptance (spec 4.4, 4.5): checks in the documented order, then one atomic transaction. */
 
@@ -25,8 +27,8 @@ export interface AcceptBody {
 export interface Acceptance {
   replayed: boolean;
   runId: string;
-  reservation: { id: string; quoteId: string; maximumAtomic: string };
-  notice: string;
+  /** The answer, the same one for the acceptance and every replay of it. */
+  answer: AcceptanceAnswer;
 }
 
 const DAY_MS = 86_400_000;
@@ -64,8 +66,7 @@ export function acceptQuote(deps: Deps, authenticated: ApiKeyRecord, rail: Rail,
     if (previous) {
       if (previous.quoteId !== quote.id) throw errors.idempotencyConflict();
       if (previous.contractHash !== body.acceptedContractHash) throw errors.contractMismatch();
-      const reservation = tx.get('reservations', previous.reservationId)!;
-      return { replayed: true, runId: previous.runId, reservation: { id: reservation.id, quoteId: reservation.quoteId, maximumAtomic: reservation.maximumAtomic }, notice: previous.notice };
+      return { replayed: true, runId: previous.runId, answer: previous.answer ?? rebuiltAnswer(tx, previous) };
     }
 
     // 2. Spend limit.
@@ -88,24 +89,38 @@ export function acceptQuote(deps: Deps, authenticated: ApiKeyRecord, rail: Rail,
     if (!listing || !listing.active) throw errors.runLimit('This agent listing is not accepting runs right now. The quote stays acceptable until it expires.', 60);
     const account = tx.get('accounts', key.accountId)!;
     checkRunLimits(account, now);
+    checkPlatformQueue(deps, tx);
 
-    commitAcceptance(deps, tx, { key, quote, account, runId, reservationId, now, rail, idempotencyKey: body.idempotencyKey });
-    const notice = RAIL_NOTICE[ASSETS[quote.profile].rail];
-    return { replayed: false, runId, reservation: { id: reservationId, quoteId: quote.id, maximumAtomic: max }, notice };
+    const answer = commitAcceptance(deps, tx, { key, quote, account, runId, reservationId, now, rail, idempotencyKey: body.idempotencyKey });
+    return { replayed: false, runId, answer };
   });
+}
+
+function acceptanceAnswer(run: RunRecord, reservation: AcceptanceAnswer['reservation'], notice: string): AcceptanceAnswer {
+  return { run: runView(run), reservation, notice };
+}
+
+/**
+ * The answer of an acceptance stored before answers were kept: its run as it was
+ * queued (commitAcceptance below), which is what the acceptance answered.
+ */
+function rebuiltAnswer(tx: StoreTx, acceptance: AcceptanceRecord): AcceptanceAnswer {
+  const run = tx.get('runs', acceptance.runId)!;
+  const reservation = tx.get('reservations', acceptance.reservationId)!;
+  const queued: RunRecord = { ...run, status: 'queued', output: null, error: null, attempt: 1, rpcUsed: 0, deadlineAt: null, updatedAt: run.createdAt };
+  return acceptanceAnswer(queued, { id: reservation.id, quoteId: reservation.quoteId, maximumAtomic: reservation.maximumAtomic }, acceptance.notice);
 }
 
 function commitAcceptance(
   deps: Deps,
   tx: StoreTx,
   a: { key: ApiKeyRecord; quote: QuoteRecord; account: Account; runId: string; reservationId: string; now: number; rail: Rail; idempotencyKey: string },
-): void {
+): AcceptanceAnswer {
   const { key, quote, account, runId, reservationId, now } = a;
   const at = iso(now);
   const notice = RAIL_NOTICE[ASSETS[quote.profile].rail];
   tx.put('keys', { ...tx.get('keys', key.id)!, spendCommittedAtomic: add(tx.get('keys', key.id)!.spendCommittedAtomic, quote.maximumBuyerDebitAtomic) });
   tx.put('quotes', { ...quote, acceptedBy: { idempotencyKey: a.idempotencyKey, runId, reservationId, contractHash: quote.contractHash } });
-  tx.put('acceptances', { id: `${key.accountId}:${a.idempotencyKey}`, accountId: key.accountId, idempotencyKey: a.idempotencyKey, quoteId: quote.id, contractHash: quote.contractHash, runId, reservationId, notice });
   tx.put('reservations', { id: reservationId, quoteId: quote.id, runId, accountId: key.accountId, profile: quote.profile, maximumAtomic: quote.maximumBuyerDebitAtomic });
   const recent = account.recentRunStarts.filter((t) => Date.parse(t) > now - DAY_MS);
   tx.put('accounts', { ...account, activeRunIds: [...account.activeRunIds, runId], recentRunStarts: [...recent, at] });
@@ -140,7 +155,11 @@ function commitAcceptance(
     pinned: null,
     eventCount: 0,
   };
-  tx.put('runs', addEvent(deps, tx, run, 'queued', `Accepted; ${quote.maximumBuyerDebitAtomic} reserved; waiting for a worker.`));
+  const queued = addEvent(deps, tx, run, 'queued', `Accepted; ${quote.maximumBuyerDebitAtomic} reserved; waiting for a worker.`);
+  tx.put('runs', queued);
+  // Spec 2.10, 4.4: kept with the acceptance, so that every replay answers these very values.
+  const answer = acceptanceAnswer(queued, { id: reservationId, quoteId: quote.id, maximumAtomic: quote.maximumBuyerDebitAtomic }, notice);
+  tx.put('acceptances', { id: `${key.accountId}:${a.idempotencyKey}`, accountId: key.accountId, idempotencyKey: a.idempotencyKey, quoteId: quote.id, contractHash: quote.contractHash, runId, reservationId, notice, answer });
   tx.put('billings', {
     id: runId,
     runId,
@@ -159,4 +178,5 @@ function commitAcceptance(
     pendingDecision: null,
   });
   schedule(tx, 'run.step', runId, now + QUEUE_DELAY_MS);
+  return answer;
 }

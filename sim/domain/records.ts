@@ -107,6 +107,13 @@ export interface QuoteRecord {
 }
 
 /** Account-wide idempotency keys of accept (id `${accountId}:${idempotencyKey}`). */
+/** The answer of an acceptance (spec 2.10): the run as it was queued, the reservation, the rail notice. */
+export interface AcceptanceAnswer {
+  run: Record<string, unknown>;
+  reservation: { id: string; quoteId: string; maximumAtomic: string };
+  notice: string;
+}
+
 export interface AcceptanceRecord {
   id: string;
   accountId: string;
@@ -116,6 +123,8 @@ export interface AcceptanceRecord {
   runId: string;
   reservationId: string;
   notice: string;
+  /** What the acceptance answered, kept so that a replay answers it again. Absent from rows stored before it was kept. */
+  answer?: AcceptanceAnswer;
 }
 
 export interface ReservationRecord {
@@ -140,6 +149,8 @@ export interface RunPlan {
   failure: 'platform' | 'research' | null;
   /** Sections a partial report could not cover; a token report's five canonical facts are name, symbol, decimals, totalSupply, bytecode. */
   coverageGaps: string[];
+  /** understudy: the size, in bytes of JSON, the report is written at (padded with filler); absent: as built. */
+  outputBytes?: number;
   source: 'listing-default' | 'magic-input' | 'script';
 }
 

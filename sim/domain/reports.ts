@@ -53,7 +53,18 @@ function tokenReport(run: RunRecord) {
   };
 }
 
-export function buildReport(run: RunRecord, listing: Listing): Record<string, unknown> {
+/** The report, made to weigh the plan's outputBytes (when it asks for more than it has) with a filler `appendix`. */
+export function writeReport(run: RunRecord, listing: Listing): Record<string, unknown> {
+  const report = buildReport(run, listing);
+  const wanted = run.plan.outputBytes;
+  if (wanted === undefined) return report;
+  const bytes = reportBytes({ ...report, appendix: '' });
+  return wanted > bytes ? { ...report, appendix: '.'.repeat(wanted - bytes) } : report;
+}
+
+export const reportBytes = (report: Record<string, unknown>) => Buffer.byteLength(JSON.stringify(report));
+
+function buildReport(run: RunRecord, listing: Listing): Record<string, unknown> {
   const seed = JSON.stringify(run.input);
   const gaps = run.plan.coverageGaps;
   switch (listing.agentKind) {

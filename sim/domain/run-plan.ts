@@ -32,6 +32,11 @@ export const MAGIC_INPUTS: MagicInput[] = [
     effect: "runs past the agent's maximumDurationMs: ends failed as a platform failure at its deadline",
     apply: (p, listing) => ({ ...p, durationSeconds: Math.ceil(listing.limits.maximumDurationMs / 1000) + 60 }),
   },
+  {
+    suffix: 'b10b',
+    effect: "writes a report one byte over the agent's maximumOutputBytes: ends failed, a report failure; nothing charged",
+    apply: (p, listing) => ({ ...p, outcome: 'succeeded', failure: null, coverageGaps: [], outputBytes: listing.limits.maximumOutputBytes + 1 }),
+  },
 ];
 
 function stringValues(value: unknown): string[] {
@@ -79,6 +84,8 @@ export interface ScriptBody {
   failure?: 'platform' | 'research';
   /** understudy extension: the sections a partial report misses (default ['controls']). */
   coverageGaps?: string[];
+  /** understudy extension: the size the report is written at (RunPlan.outputBytes). */
+  outputBytes?: number;
 }
 
 /** POST /sim/runs/{id}/script: the new plan, checked against the agent's limits and what already happened. */
@@ -99,6 +106,7 @@ export function scriptedPlan(run: RunRecord, listing: Listing, quote: QuoteRecor
     durationSeconds: body.durationSeconds ?? run.plan.durationSeconds,
     failure: body.failure ?? null,
     coverageGaps: body.outcome === 'partial' ? (body.coverageGaps ?? ['controls']) : [],
+    ...(body.outputBytes === undefined ? {} : { outputBytes: body.outputBytes }),
     source: 'script',
   };
 }

@@ -6,7 +6,7 @@ import { headOf, hashOf } from './chains.ts';
 import type { Listing } from './catalog-types.ts';
 import type { RunRecord, RunStatus } from './records.ts';
 import { addEvent } from './run-events.ts';
-import { buildReport } from './reports.ts';
+import { reportBytes, writeReport } from './reports.ts';
 import { chainOfInput } from './run-input.ts';
 import { scriptedPlan, type ScriptBody } from './run-plan.ts';
 import { settleRun, reconcileBilling } from './settlement.ts';
@@ -106,9 +106,14 @@ function finishRun(deps: Deps, tx: StoreTx, run: RunRecord, listing: Listing): v
     endRun(deps, tx, { ...run, error }, 'failed', `Failed (${error.kind}): ${error.message}`);
     return;
   }
-  let output = buildReport(run, listing);
-  if (Buffer.byteLength(JSON.stringify(output)) > listing.limits.maximumOutputBytes) {
-    output = { kind: 'truncated', note: `The report exceeded maximumOutputBytes (${listing.limits.maximumOutputBytes}).` };
+  const output = writeReport(run, listing);
+  // Spec 3.3, 3.4: only a complete report is charged, and a report cut to the agent's
+  // maximumOutputBytes is not complete; one over it is a failed report (nothing charged, under either policy).
+  const bytes = reportBytes(output);
+  if (bytes > listing.limits.maximumOutputBytes) {
+    const error = { kind: 'report', reason: 'output-limit-exceeded', message: `The report (${bytes} bytes) exceeded the agent's maximumOutputBytes (${listing.limits.maximumOutputBytes}); it was not delivered.` };
+    endRun(deps, tx, { ...run, error }, 'failed', `Failed (report): ${error.message}`);
+    return;
   }
   const done = addEvent(deps, tx, { ...run, output }, 'report', plan.outcome === 'partial' ? `Report written with coverage gaps: ${plan.coverageGaps.join(', ')}.` : 'Report written.');
   endRun(deps, tx, done, plan.outcome, plan.outcome === 'partial' ? 'Finished with a partial report.' : 'Finished with a complete report.');

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Simulator } from '../../simulator.ts';
+import { installCanonicalIds } from '../canonical-ids.ts';
 import { buyerKeyRoutes } from './v1/buyer-key.ts';
 import { capabilitiesRoutes } from './v1/capabilities.ts';
 import { catalogRoutes } from './v1/catalog.ts';
@@ -13,6 +14,8 @@ import { controlCoreRoutes } from './sim/control-core.ts';
 
 /** Every route, in an explicit order. */
 export function registerRoutes(app: FastifyInstance, sim: Simulator): void {
+  // Before any route, so that every route's UUIDs are canonicalised.
+  installCanonicalIds(app);
   buyerKeyRoutes(app, sim);
   capabilitiesRoutes(app, sim);
   catalogRoutes(app, sim);

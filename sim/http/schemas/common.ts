@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from './json-schema.ts';
 
 /** Shapes shared by every resource (spec 2.1, 2.16). */
+/** Any case on the way in; sim/http/canonical-ids.ts hands handlers the lowercase form of every value validated as one. */
 export const Uuid = Type.String({ format: 'uuid' });
 export const Amount = Type.String({ pattern: '^(0|[1-9][0-9]*)$' });
 export const DateTime = Type.String({ format: 'date-time' });

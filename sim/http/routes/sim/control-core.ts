@@ -9,7 +9,7 @@ import type { Profile } from '../../../domain/catalog-types.ts';
 import { historyOf } from '../../../domain/ledger.ts';
 import type { Simulator } from '../../../simulator.ts';
 import { JSON_TYPE } from '../../answer-cache.ts';
-import { Amount, IdParams } from '../../schemas/common.ts';
+import { Amount, IdParams, Uuid } from '../../schemas/common.ts';
 import { ProfileSchema, Scope } from '../../schemas/key.ts';
 
 /** Control API, contract section 2: reset, clock, accounts, deposits, keys, faults, the request log. */
@@ -29,7 +29,7 @@ const CreateKeyBody = Type.Object(
     scopes: Type.Optional(Type.Array(Scope, { minItems: 1, maxItems: 7 })),
     expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 90 })),
     rateLimitPerMinute: Type.Optional(Type.Integer({ minimum: 1, maximum: 600 })),
-    listingIds: Type.Optional(Type.Union([Type.Array(Type.String({ format: 'uuid' }), { maxItems: 50 }), Type.Null()])),
+    listingIds: Type.Optional(Type.Union([Type.Array(Uuid, { maxItems: 50 }), Type.Null()])),
   },
   { additionalProperties: false },
 );

@@ -10,7 +10,7 @@ import { errors } from '../../../domain/errors.ts';
 import { scheduleChainScript } from '../../../domain/chain-scripts.ts';
 import { readChainScript } from '../../../store/chain-script-file.ts';
 import type { Simulator } from '../../../simulator.ts';
-import { IdParams } from '../../schemas/common.ts';
+import { IdParams, Uuid } from '../../schemas/common.ts';
 import { CreateMonitorBody } from '../../schemas/monitor.ts';
 
 /** Control API for chains, owner-created monitors, destinations, subscriptions and the delivery log. */
@@ -121,12 +121,12 @@ export function controlMonitorRoutes(app: FastifyInstance, sim: Simulator): void
   app.post('/sim/destinations/:id/revoke', { schema: { ...hide, params: IdParams }, handler: async (request) => ({ destination: destinationView(revokeDestination(deps, idOf(request))) }) });
 
   app.post('/sim/monitors/:id/subscriptions', {
-    schema: { ...hide, params: IdParams, body: Type.Object({ destinationId: Type.String({ format: 'uuid' }) }, { additionalProperties: false }) },
+    schema: { ...hide, params: IdParams, body: Type.Object({ destinationId: Uuid }, { additionalProperties: false }) },
     handler: async (request, reply) => reply.code(201).send({ subscription: subscribe(deps, idOf(request), (request.body as { destinationId: string }).destinationId) }),
   });
 
   app.delete('/sim/monitors/:id/subscriptions/:destinationId', {
-    schema: { ...hide, params: Type.Object({ id: Type.String({ format: 'uuid' }), destinationId: Type.String({ format: 'uuid' }) }, { additionalProperties: false }) },
+    schema: { ...hide, params: Type.Object({ id: Uuid, destinationId: Uuid }, { additionalProperties: false }) },
     handler: async (request) => {
       const { id, destinationId } = request.params as { id: string; destinationId: string };
       return { ok: true, ...unsubscribe(deps, id, destinationId) };

@@ -5,10 +5,11 @@ import { reconcileRun, scriptRun } from '../../../domain/run-worker.ts';
 import { billingView, eventsOf, expireExport, runView } from '../../../domain/run-views.ts';
 import type { ScriptBody } from '../../../domain/run-plan.ts';
 import { setListingActive } from '../../../domain/listings-admin.ts';
+import { platformQueue, setPlatformQueueBound } from '../../../domain/platform-queue.ts';
 import type { Simulator } from '../../../simulator.ts';
-import { Amount, IdParams } from '../../schemas/common.ts';
+import { Amount, IdParams, Uuid } from '../../schemas/common.ts';
 
-/** Control API for runs and listings (contract section 2). */
+/** Control API for runs, listings and the platform queue (contract section 2). */
 const hide = { hide: true, tags: ['control'] };
 
 const ScriptSchema = Type.Object(
@@ -20,6 +21,8 @@ const ScriptSchema = Type.Object(
     durationSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
     failure: Type.Optional(Type.String({ enum: ['platform', 'research'] })),
     coverageGaps: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 10 })),
+    // Up to twice the largest maximumOutputBytes of the catalog (1 MiB): enough to go over any agent's limit.
+    outputBytes: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_097_152 })),
   },
   { additionalProperties: false },
 );
@@ -29,7 +32,7 @@ export function controlRunRoutes(app: FastifyInstance, sim: Simulator): void {
   const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
 
   app.get('/sim/runs', {
-    schema: { ...hide, querystring: Type.Object({ accountId: Type.Optional(Type.String({ format: 'uuid' })) }, { additionalProperties: false }) },
+    schema: { ...hide, querystring: Type.Object({ accountId: Type.Optional(Uuid) }, { additionalProperties: false }) },
     handler: async (request) => {
       const { accountId } = request.query as { accountId?: string };
       // Newest first, reading (archived) runs only for the page.
@@ -64,6 +67,14 @@ export function controlRunRoutes(app: FastifyInstance, sim: Simulator): void {
       expireExport(deps, idOf(request));
       return { ok: true };
     },
+  });
+
+  // The platform-wide queue bound (spec 8, not shown; LIMITS.platformQueueBound by default), to rehearse a full queue.
+  app.get('/sim/platform-queue', { schema: hide, handler: async () => ({ queue: platformQueue(deps) }) });
+
+  app.put('/sim/platform-queue', {
+    schema: { ...hide, body: Type.Object({ platformQueueBound: Type.Integer({ minimum: 0, maximum: 1_000_000 }) }, { additionalProperties: false }) },
+    handler: async (request) => ({ queue: setPlatformQueueBound(deps, (request.body as { platformQueueBound: number }).platformQueueBound) }),
   });
 
   app.patch('/sim/listings/:id', {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
 import { ASSETS } from '../../../domain/assets.ts';
+import { platformQueue } from '../../../domain/platform-queue.ts';
 import { LIMITS } from '../../../domain/rate-limits.ts';
 import type { Simulator } from '../../../simulator.ts';
 import { errorResponses, NoQuery } from '../../schemas/common.ts';
@@ -8,7 +9,8 @@ import { errorResponses, NoQuery } from '../../schemas/common.ts';
 /**
  * GET /v1/capabilities. Spec part 4 shows neither its shape nor its scope; it
  * answers without a key like the public catalog (a key, when sent, must be
- * valid) and publishes the platform-wide queue bound beside the other limits.
+ * valid) and publishes the platform-wide queue bound in force (PUT /sim/platform-queue
+ * changes it) beside the other limits.
  */
 export function capabilitiesRoutes(app: FastifyInstance, sim: Simulator): void {
   app.get('/v1/capabilities', {
@@ -32,7 +34,7 @@ export function capabilitiesRoutes(app: FastifyInstance, sim: Simulator): void {
     handler: async () => ({
       environment: sim.deps.env,
       apiVersion: '1.2.0-local',
-      queue: { platformQueueBound: LIMITS.platformQueueBound, queuedRuns: sim.queuedRunCount() },
+      queue: platformQueue(sim.deps),
       limits: {
         requestBodyBytes: 262144,
         requestsPerClientAddressPerMinute: LIMITS.perClientAddressPerMinute,

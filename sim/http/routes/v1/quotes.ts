@@ -3,7 +3,7 @@ import { Type } from '../../schemas/json-schema.ts';
 import { acceptQuote, type AcceptBody as AcceptInput } from '../../../domain/acceptance.ts';
 import type { Rail } from '../../../domain/assets.ts';
 import { createQuote, type CreateQuoteBody } from '../../../domain/quotes.ts';
-import { billingFor, runView } from '../../../domain/run-views.ts';
+import { billingFor } from '../../../domain/run-views.ts';
 import type { Simulator } from '../../../simulator.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, IdParams, NoQuery, STANDARD_ERRORS } from '../../schemas/common.ts';
@@ -49,8 +49,7 @@ export function quoteRoutes(app: FastifyInstance, sim: Simulator): void {
       },
       handler: async (request, reply) => {
         const accepted = acceptQuote(sim.deps, keyOf(request), rail, (request.params as { id: string }).id, request.body as AcceptInput);
-        const run = sim.deps.store.get('runs', accepted.runId)!;
-        return reply.code(202).send({ run: runView(run), reservation: accepted.reservation, notice: accepted.notice });
+        return reply.code(202).send(accepted.answer);
       },
     });
 
