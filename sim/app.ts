@@ -36,7 +36,7 @@ export async function buildSimulator(
     // Validators and serializers are compiled as routes first need them, not at ready().
     schemaController: { compilersFactory: { buildValidator: lazyValidators(), buildSerializer: lazySerializers() } },
   });
-  installErrorHandling(app);
+  installErrorHandling(app, sim.controlToken);
   installOpenApi(app);
   installLifecycle(app, sim);
   installAuth(app, sim);
