@@ -5,6 +5,7 @@ import { lazySerializers } from './http/plugins/serialization.ts';
 import { frameworkErrors, installErrorHandling } from './http/plugins/errors.ts';
 import { installAuth } from './http/plugins/auth.ts';
 import { installLifecycle } from './http/plugins/lifecycle.ts';
+import { installJsonBody } from './http/plugins/json-body.ts';
 import { installOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
 
@@ -37,6 +38,7 @@ export async function buildSimulator(
     schemaController: { compilersFactory: { buildValidator: lazyValidators(), buildSerializer: lazySerializers() } },
   });
   installErrorHandling(app, sim.controlToken);
+  installJsonBody(app);
   installOpenApi(app);
   installLifecycle(app, sim);
   installAuth(app, sim);

@@ -25,7 +25,6 @@ export function toServiceError(error: FastifyError & { validation?: unknown[]; v
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ServiceError(413, 'invalid_input', 'The request body exceeds the limit of 262144 bytes.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return errors.invalidInput('body: the request body is not valid JSON.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ServiceError(415, 'invalid_input', 'content-type: requests with a body must be sent as application/json.');
