@@ -78,8 +78,8 @@ function authorizationHeaders(request: FastifyRequest): number {
 function checker(sim: Simulator, config: FastifyContextConfig): (request: FastifyRequest) => void {
   const { auth, scope, rehearsal, quoteCreation } = config;
   return (request) => {
-    // The rate windows count the instant the request arrived; the handler's instant
-    // is fixed later, when its body has arrived (lifecycle.ts).
+    // The rate windows and the key's use count the instant the request arrived; the
+    // request's own instant is fixed later, when its body has arrived (lifecycle.ts).
     const now = sim.deps.clock.now();
     if (sim.limitsOn) {
       const taken = sim.windows.take(`address:${clientAddress(request)}`, LIMITS.perClientAddressPerMinute, now);
@@ -105,8 +105,9 @@ function checker(sim: Simulator, config: FastifyContextConfig): (request: Fastif
       const taken = sim.windows.take(`key:${key.id}`, key.rateLimitPerMinute, now);
       if (!taken.allowed) throw errors.keyRateLimited(taken.retryAfterSeconds);
     }
-    // Its use is recorded at the request's instant (lifecycle.ts).
     request.apiKey = key;
+    // Counted on arrival; lastUsedAt moves to the request's instant when that is fixed (lifecycle.ts).
+    sim.telemetry.keyUsed(key.id, now);
     if (scope && !key.scopes.includes(scope)) throw errors.missingScope();
     if (quoteCreation && sim.limitsOn) {
       const taken = sim.windows.take(`quotes:${clientAddress(request)}`, LIMITS.quoteCreationsPerAddressPerMinute, now);

@@ -50,15 +50,15 @@ export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
   // to the same timestamps, expiries and hashes on a frozen clock. The instant is
   // the one the handler starts at, after the body has arrived: a check such as a
   // quote's expiry is made when the change commits, not when the headers came
-  // (authentication reads the clock for its rate windows only). A request refused
-  // before its handler takes the instant of its answer. The key's use (lastUsedAt)
-  // is recorded at that same instant, so a replay shows the same lastUsedAt.
+  // (authentication counts the key's use and the rate windows on arrival). A request
+  // refused before its handler takes the instant of its answer. The key's lastUsedAt
+  // is that same instant, so a replay shows the same lastUsedAt.
   const fixInstant = (request: FastifyRequest): number => {
     if (request.simNowMs !== undefined) return request.simNowMs;
     const at = clock.now();
     request.simNowMs = at;
     request.simNow = isoAt(at);
-    if (request.apiKey) sim.telemetry.keyUsed(request.apiKey.id, at);
+    if (request.apiKey) sim.telemetry.lastUsedAt(request.apiKey.id, at);
     return at;
   };
 
