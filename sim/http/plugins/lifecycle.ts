@@ -16,7 +16,7 @@ import type { Simulator } from '../../simulator.ts';
  */
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The simulated instant the handler ran at. */
+    /** The request's instant (simNowMs) as ISO text. */
     simNow?: string;
     /** The request's instant: when its handler started, or when it was answered without one. */
     simNowMs?: number;
