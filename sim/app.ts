@@ -5,6 +5,8 @@ import { lazySerializers } from './http/plugins/serialization.ts';
 import { frameworkErrors, installErrorHandling } from './http/plugins/errors.ts';
 import { installAuth } from './http/plugins/auth.ts';
 import { installLifecycle } from './http/plugins/lifecycle.ts';
+import { installJsonBody } from './http/plugins/json-body.ts';
+import { installBrowserAccess } from './http/plugins/browsers.ts';
 import { installOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
 
@@ -19,7 +21,13 @@ export interface BuiltSimulator {
 
 /** The simulator behind Fastify, not yet listening. */
 export async function buildSimulator(
-  options: SimulatorOptions & { logger?: boolean; /** Extra hooks (a recorder) added before the app is sealed. */ beforeReady?: (app: FastifyInstance, sim: Simulator) => void },
+  options: SimulatorOptions & {
+    logger?: boolean;
+    /** Extra hooks (a recorder) added before the app is sealed. */
+    beforeReady?: (app: FastifyInstance, sim: Simulator) => void;
+    /** Origins (or '*') whose pages may read the keyless /v1 routes (serve --cors); none by default. */
+    corsOrigins?: readonly string[];
+  },
 ): Promise<BuiltSimulator> {
   const sim = await Simulator.open(options);
   const app = Fastify({
@@ -36,11 +44,14 @@ export async function buildSimulator(
     // Validators and serializers are compiled as routes first need them, not at ready().
     schemaController: { compilersFactory: { buildValidator: lazyValidators(), buildSerializer: lazySerializers() } },
   });
-  installErrorHandling(app);
+  installErrorHandling(app, sim.controlToken);
+  installJsonBody(app);
   installOpenApi(app);
   installLifecycle(app, sim);
   installAuth(app, sim);
+  const browsers = installBrowserAccess(app, options.corsOrigins ?? []);
   registerRoutes(app, sim);
+  browsers.addPreflightRoutes();
   options.beforeReady?.(app, sim);
   await app.ready();
   let closed = false;

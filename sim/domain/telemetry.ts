@@ -56,6 +56,15 @@ export class Telemetry {
     this.usage.set(keyId, usage);
   }
 
+  /**
+   * The instant a request that used the key happened at, when that is later than
+   * its arrival (keyUsed): a request's instant is when its handler starts.
+   */
+  lastUsedAt(keyId: string, atMs: number): void {
+    const usage = this.usage.get(keyId);
+    if (usage) usage.lastUsedAt = new Date(atMs).toISOString();
+  }
+
   usageOf(keyId: string, nowMs: number): { lastUsedAt: string | null; requestsLast24h: number } {
     const usage = this.usage.get(keyId);
     if (!usage) return { lastUsedAt: null, requestsLast24h: 0 };

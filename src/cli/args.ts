@@ -5,6 +5,8 @@ export interface FlagSpec {
   help: string;
   default?: string;
   choices?: string[];
+  /** The flag may be given more than once; its values are joined with commas. */
+  repeatable?: boolean;
 }
 
 export class UsageError extends Error {}
@@ -12,6 +14,7 @@ export class UsageError extends Error {}
 export function parseFlags(argv: string[], specs: FlagSpec[]): { flags: Record<string, string | boolean>; positionals: string[] } {
   const flags: Record<string, string | boolean> = {};
   const positionals: string[] = [];
+  const seen = new Set<string>();
   for (const spec of specs) if (spec.default !== undefined) flags[spec.name] = spec.default;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
@@ -29,7 +32,9 @@ export function parseFlags(argv: string[], specs: FlagSpec[]): { flags: Record<s
     const value = inline ?? argv[++i];
     if (value === undefined) throw new UsageError(`--${spec.name} needs a value (${spec.value}).`);
     if (spec.choices && !spec.choices.includes(value)) throw new UsageError(`--${spec.name} must be one of ${spec.choices.join(', ')} (got '${value}').`);
-    flags[spec.name] = value;
+    const earlier = flags[spec.name];
+    flags[spec.name] = spec.repeatable && typeof earlier === 'string' && seen.has(spec.name) ? `${earlier},${value}` : value;
+    seen.add(spec.name);
   }
   return { flags, positionals };
 }

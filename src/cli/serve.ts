@@ -12,6 +12,7 @@ export const SERVE_FLAGS: FlagSpec[] = [
   ...SIMULATOR_FLAGS,
   { name: 'limits', value: 'on|off', help: 'off lifts request-rate limits (run and spend limits stay)', default: 'on', choices: ['on', 'off'] },
   { name: 'control-token', value: 'T', help: 'every /sim request must carry x-understudy-control-token: T' },
+  { name: 'cors', value: 'ORIGIN', help: 'let pages from ORIGIN (e.g. http://localhost:5173; * for any) read the keyless /v1 routes; repeatable or comma-separated', repeatable: true },
   { name: 'record', value: 'FILE', help: 'record the session as a scenario FILE that replays to the same answers (needs a new store)' },
   { name: 'help', help: 'print this help' },
 ];
@@ -24,6 +25,24 @@ export function describeCredentials(credentials: DemoCredential[]): string {
   return `Demo credentials (shown once; only their hashes are stored):\n${lines.join('\n')}`;
 }
 
+/** --cors values: '*' or origins as a browser sends them (scheme://host[:port], no path). */
+export function originsOf(value: string): string[] {
+  const origins = value.split(',').map((o) => o.trim());
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = null;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw new UsageError(`--cors takes origins such as http://localhost:5173 (scheme, host and port, no path or trailing slash), or *; got '${origin}'.`);
+    }
+  }
+  return origins;
+}
+
 export async function serveCommand(argv: string[]): Promise<number> {
   const { flags } = parseFlags(argv, SERVE_FLAGS);
   if (flags.help) {
@@ -34,6 +53,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const port = portOf(String(flags.port));
   const controlToken = typeof flags['control-token'] === 'string' ? flags['control-token'] : null;
   if (!LOOPBACK.test(host) && !controlToken) throw new UsageError(`Binding ${host} (not loopback) requires --control-token.`);
+  const corsOrigins = typeof flags.cors === 'string' ? originsOf(flags.cors) : [];
   const recordTo = typeof flags.record === 'string' ? flags.record : null;
   // The recorder attaches before the app is sealed; demo credentials are known only after the store opens.
   let attach: ((app: FastifyInstance, sim: Simulator) => void) | undefined;
@@ -55,6 +75,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       clock: flags.clock as 'realtime' | 'frozen',
       limits: flags.limits === 'on',
       controlToken,
+      corsOrigins,
       logger: true,
       beforeReady: attach,
     });

@@ -1,9 +1,10 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { errors } from '../../domain/errors.ts';
+import { errors, ServiceError } from '../../domain/errors.ts';
 import { authenticate } from '../../domain/keys.ts';
 import type { ApiKeyRecord, Scope } from '../../domain/records.ts';
 import { LIMITS } from '../../domain/rate-limits.ts';
 import type { Simulator } from '../../simulator.ts';
+import { prependRouteHook, scopeOf } from './route-scope.ts';
 
 /** How a /v1 route authenticates (spec 5 and the scope table). */
 export interface RouteAuth {
@@ -38,10 +39,15 @@ export function installAuth(app: FastifyInstance, sim: Simulator): void {
   // Each /v1 route that declares `auth` gets its own onRequest hook (after the global
   // ones), built from its config once: a request does not look its route's options up,
   // and routes without `auth` (/sim, unmatched paths) pay nothing. The hook is
-  // synchronous (callback form): nothing in it waits.
+  // synchronous (callback form): nothing in it waits. Because the hook belongs to the
+  // route the router matched, every spelling of a path that reaches the route
+  // (`/%761/...`) meets its checks; a /v1 route without `auth` is a programming error.
   app.addHook('onRoute', (route) => {
     const config = route.config as FastifyContextConfig | undefined;
-    if (!config?.auth) return;
+    if (!config?.auth) {
+      if (scopeOf(route.url ?? route.path) === 'v1') throw new Error(`${route.method} ${route.url}: a /v1 route must declare config.auth`);
+      return;
+    }
     const check = checker(sim, config);
     const onRequest = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
       let failure: unknown = null;
@@ -53,26 +59,36 @@ export function installAuth(app: FastifyInstance, sim: Simulator): void {
       if (failure === null) done();
       else done(failure as Error);
     };
-    // First among the route's own hooks, as when it was global. A new array: Fastify derives
-    // the HEAD route from the GET route's options, which must not gain this hook twice.
-    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    route.onRequest = [onRequest, ...own] as never;
+    // First among the route's own hooks, as when it was global.
+    prependRouteHook(route, 'onRequest', onRequest);
   });
+}
+
+/** Spec 5.2: exactly one credential; two keys are refused like a key and a cookie. */
+const twoKeys = () => new ServiceError(400, 'request_rejected', 'Send exactly one credential: one Authorization header, not several.');
+
+function authorizationHeaders(request: FastifyRequest): number {
+  const raw = request.raw.rawHeaders;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') count += 1;
+  return count;
 }
 
 /** The authentication, scope and rate-limit checks of one route (spec 5, 8); throws the spec's error. */
 function checker(sim: Simulator, config: FastifyContextConfig): (request: FastifyRequest) => void {
   const { auth, scope, rehearsal, quoteCreation } = config;
   return (request) => {
-    if (!request.url.startsWith('/v1')) return;
+    // The rate windows and the key's use count the instant the request arrived; the
+    // request's own instant is fixed later, when its body has arrived (lifecycle.ts).
     const now = sim.deps.clock.now();
-    request.simNowMs = now;
     if (sim.limitsOn) {
       const taken = sim.windows.take(`address:${clientAddress(request)}`, LIMITS.perClientAddressPerMinute, now);
       if (!taken.allowed) throw errors.tooManyRequests(taken.retryAfterSeconds);
     }
     if (rehearsal && sim.deps.env === 'production') throw errors.unavailable('Rehearsal routes are not available in the production environment.');
     if (auth === 'none') return;
+    // Spec 5.2: Node keeps only the first Authorization header in request.headers.
+    if (request.headers.authorization !== undefined && authorizationHeaders(request) > 1) throw twoKeys();
     const authorization = request.headers.authorization;
     const cookie = request.headers.cookie;
     const hasCookie = cookie !== undefined && SESSION_COOKIE.test(cookie);
@@ -90,6 +106,7 @@ function checker(sim: Simulator, config: FastifyContextConfig): (request: Fastif
       if (!taken.allowed) throw errors.keyRateLimited(taken.retryAfterSeconds);
     }
     request.apiKey = key;
+    // Counted on arrival; lastUsedAt moves to the request's instant when that is fixed (lifecycle.ts).
     sim.telemetry.keyUsed(key.id, now);
     if (scope && !key.scopes.includes(scope)) throw errors.missingScope();
     if (quoteCreation && sim.limitsOn) {

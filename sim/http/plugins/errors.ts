@@ -3,6 +3,7 @@ import { errors, ServiceError } from '../../domain/errors.ts';
 import { redactCredentials } from '../../domain/credentials.ts';
 import { SnapshotShapeError } from '../../store/file-store.ts';
 import { describeValidation } from './validation.ts';
+import { unmatchedScope } from './route-scope.ts';
 
 /**
  * Spec 7: a message never contains a credential, not even one the request put
@@ -24,7 +25,6 @@ export function toServiceError(error: FastifyError & { validation?: unknown[]; v
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ServiceError(413, 'invalid_input', 'The request body exceeds the limit of 262144 bytes.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return errors.invalidInput('body: the request body is not valid JSON.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ServiceError(415, 'invalid_input', 'content-type: requests with a body must be sent as application/json.');
@@ -49,7 +49,8 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
   return sendError(reply, toServiceError(error));
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+/** `controlToken`: when set, an unknown /sim path answers 401 without it, as a /sim route would, so a caller without the token learns nothing. */
+export function installErrorHandling(app: FastifyInstance, controlToken: string | null = null): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const serviceError = toServiceError(error);
     // Only unexpected failures are logged, and without request data (which may hold credentials).
@@ -57,8 +58,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendError(reply, serviceError);
   });
   app.setNotFoundHandler((request, reply) => {
-    // Spec 5.5: a route not listed in part 4 refuses any key with 401.
-    if (request.url.startsWith('/v1') && /^bearer\s/i.test(request.headers.authorization ?? '')) return sendError(reply, errors.keyNotAccepted());
+    const scope = unmatchedScope(request);
+    if (scope === 'sim' && controlToken !== null && request.headers['x-understudy-control-token'] !== controlToken) return sendError(reply, errors.unauthenticatedControl());
+    // Spec 5.5: a route not listed in part 4 refuses any key with 401 (a /v1 path as the router reads it).
+    if (scope === 'v1' && /^bearer\s/i.test(request.headers.authorization ?? '')) return sendError(reply, errors.keyNotAccepted());
     return sendError(reply, errors.notFound('No route matches this method and path.'));
   });
 }

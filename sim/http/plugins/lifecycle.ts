@@ -1,12 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { errors } from '../../domain/errors.ts';
+import { prependRouteHook, scopeOf, unmatchedScope } from './route-scope.ts';
 import type { Simulator } from '../../simulator.ts';
 
 /**
  * Hooks around every request: realtime catch-up of due jobs before it runs,
  * no-store caching on keyed responses, the durability gate (an answer leaves
  * only once every change it could have seen is on disk), the request log, and
- * the control token on /sim.
+ * the control token on /sim. Guards hang off the matched route (see route-scope.ts).
  *
  * Every request pays for these, so they are synchronous (callback form) where
  * they can be, and a hook that has nothing to do in this configuration is not
@@ -15,9 +16,9 @@ import type { Simulator } from '../../simulator.ts';
  */
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The simulated instant the handler ran at. */
+    /** The request's instant (simNowMs) as ISO text. */
     simNow?: string;
-    /** The request's instant, fixed by its first hook that reads the clock (authentication). */
+    /** The request's instant: when its handler started, or when it was answered without one. */
     simNowMs?: number;
   }
 }
@@ -46,39 +47,55 @@ export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
 
   // A request happens at one instant: the synchronous part of every handler (all
   // domain calls) reads the same simulated time, so a recorded session replays
-  // to the same timestamps, expiries and hashes on a frozen clock.
+  // to the same timestamps, expiries and hashes on a frozen clock. The instant is
+  // the one the handler starts at, after the body has arrived: a check such as a
+  // quote's expiry is made when the change commits, not when the headers came
+  // (authentication counts the key's use and the rate windows on arrival). A request
+  // refused before its handler takes the instant of its answer. The key's lastUsedAt
+  // is that same instant, so a replay shows the same lastUsedAt.
+  const fixInstant = (request: FastifyRequest): number => {
+    if (request.simNowMs !== undefined) return request.simNowMs;
+    const at = clock.now();
+    request.simNowMs = at;
+    request.simNow = isoAt(at);
+    if (request.apiKey) sim.telemetry.lastUsedAt(request.apiKey.id, at);
+    return at;
+  };
+
+  const noStore = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
+    reply.header('cache-control', 'no-store');
+    done(null, payload);
+  };
+
   app.addHook('onRoute', (route) => {
     const handler = route.handler;
     route.handler = function pinned(this: unknown, request, reply) {
-      // The instant authentication saw (lastUsedAt, rate windows) is the handler's too.
-      const at = request.simNowMs ?? clock.now();
-      return clock.pinAt(at, () => {
-        request.simNow = isoAt(clock.now());
-        return (handler as (...args: unknown[]) => unknown).call(this, request, reply);
-      }) as never;
+      return clock.pinAt(fixInstant(request), () => (handler as (...args: unknown[]) => unknown).call(this, request, reply)) as never;
     };
-    // The request log entry of a matched route, whose path is known here once (the
-    // global hook below logs the unmatched ones). A new array: Fastify derives the
-    // HEAD route from the GET route's options, which must not gain this hook twice.
-    const url = route.url;
-    const logMatched = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      if (request.url.startsWith('/v1')) logRequest(request, reply, url);
-      done();
-    };
-    const own = route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse];
-    route.onResponse = [logMatched, ...own] as never;
+    const scope = scopeOf(route.url ?? route.path);
+    const auth = (route.config as FastifyContextConfig | undefined)?.auth;
+    // Spec 2.1: every answer of a route that takes a key is no-store, whether the key was
+    // sent, missing or refused (the global onSend below covers keys sent to unknown routes).
+    if (auth === 'key' || auth === 'optional') prependRouteHook(route, 'onSend', noStore);
+    if (scope === 'v1') {
+      // The request log entry of a matched route, whose path is known here once (the
+      // global hook below logs the unmatched ones).
+      const url = route.url;
+      const logMatched = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+        logRequest(request, reply, url);
+        done();
+      };
+      prependRouteHook(route, 'onResponse', logMatched);
+    }
+    if (scope === 'sim' && sim.controlToken !== null) {
+      const token = sim.controlToken;
+      const controlToken = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+        if (request.headers['x-understudy-control-token'] !== token) done(errors.unauthenticatedControl());
+        else done();
+      };
+      prependRouteHook(route, 'onRequest', controlToken);
+    }
   });
-
-  if (sim.controlToken !== null) {
-    const token = sim.controlToken;
-    app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      if (request.url.startsWith('/sim') && request.headers['x-understudy-control-token'] !== token) {
-        done(errors.unauthenticatedControl());
-        return;
-      }
-      done();
-    });
-  }
 
   if (clock.mode === 'realtime') {
     // Realtime: run what fell due first. While an advance is already under way (a
@@ -90,6 +107,7 @@ export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
   }
 
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
+    fixInstant(request);
     if (request.headers.authorization !== undefined) reply.header('cache-control', 'no-store');
     // The durability gate. When the journal is idle, every change this answer could
     // have seen is already on disk: no promise, no extra turn of the event loop.
@@ -108,7 +126,7 @@ export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
   });
 
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    if (request.is404 && request.url.startsWith('/v1')) logRequest(request, reply, '(unmatched)');
+    if (request.is404 && unmatchedScope(request) === 'v1') logRequest(request, reply, '(unmatched)');
     done();
   });
 }

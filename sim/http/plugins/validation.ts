@@ -35,7 +35,8 @@ export function lazyValidators(): ValidatorFactory {
     // A body schema wrapped in Type.Optional (e.g. POST /sim/reset's { seed? }) also accepts a
     // request without a body, which Fastify hands to the validator as null.
     const optional = httpPart === 'body' && (schema as Record<string, unknown>)[OPTIONAL_KEY] === true;
-    return lazyValidator(() => compile(schema as object, httpPart), optional);
+    const validator = lazyValidator(() => compile(schema as object, httpPart), httpPart === 'body', optional);
+    return httpPart === 'body' ? validator : decimalIntegersFirst(validator, integerNames(schema as object));
   };
   return () => compiler as never;
 }
@@ -46,12 +47,13 @@ export function lazyValidators(): ValidatorFactory {
  * `.errors` from the function it called, so each call copies the compiled
  * validator's errors onto it.
  */
-function lazyValidator(compile: () => ValidateFunction, optional: boolean) {
+function lazyValidator(compile: () => ValidateFunction, body: boolean, optional: boolean) {
   let compiled: ValidateFunction | undefined;
   const validate = (data: unknown, context?: Parameters<ValidateFunction>[1]): boolean => {
-    if (optional && (data === null || data === undefined)) {
-      validate.errors = null;
-      return true;
+    if (body && (data === null || data === undefined)) {
+      // No body, or an empty one (json-body.ts): fine where the body is optional, else named.
+      validate.errors = optional ? null : [{ keyword: 'bodyRequired', instancePath: '', schemaPath: '#', params: {} }];
+      return optional;
     }
     compiled ??= compile();
     const valid = compiled(data, context) as boolean;
@@ -63,6 +65,39 @@ function lazyValidator(compile: () => ValidateFunction, optional: boolean) {
   // lets ajv replace a coerced root value; the mark keeps that for the compiled function inside.
   validate.schemaEnv = true;
   return validate;
+}
+
+/** The integer properties of a query or path schema (both are flat objects). */
+function integerNames(schema: object): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.keys(properties).filter((name) => properties[name].type === 'integer');
+}
+
+const DECIMAL_INTEGER = /^-?(0|[1-9][0-9]*)$/;
+
+/**
+ * Text coercion would read `1e1`, `0x10`, ` 10` or `010` as an integer; a parameter
+ * typed integer must be written as a plain decimal integer, so those are refused by
+ * name before coercion. (Spec 4.1: parameters are strict.)
+ */
+function decimalIntegersFirst(validate: ReturnType<typeof lazyValidator>, names: string[]) {
+  if (names.length === 0) return validate;
+  const checked = (data: unknown, context?: Parameters<ValidateFunction>[1]): boolean => {
+    const values = data as Record<string, unknown> | null | undefined;
+    for (const name of names) {
+      const value = values?.[name];
+      if (typeof value === 'string' && !DECIMAL_INTEGER.test(value)) {
+        checked.errors = [{ keyword: 'decimalInteger', instancePath: `/${name}`, schemaPath: '#', params: {} }];
+        return false;
+      }
+    }
+    const valid = validate(data, context);
+    checked.errors = validate.errors;
+    return valid;
+  };
+  checked.errors = null as ValidateFunction['errors'];
+  checked.schemaEnv = true;
+  return checked;
 }
 
 interface AjvIssue {
@@ -81,6 +116,10 @@ export function describeValidation(issues: AjvIssue[], context: string): string 
   const path = issue.instancePath.split('/').filter(Boolean).join('.');
   const field = (name: string) => (path ? `${path}.${name}` : name);
   switch (issue.keyword) {
+    case 'decimalInteger':
+      return `${part}: '${path}' must be an integer written in plain decimal digits.`;
+    case 'bodyRequired':
+      return 'body: this route needs a JSON body; the request had none (or an empty one).';
     case 'additionalProperties': {
       const name = String(issue.params.additionalProperty);
       if (context === 'querystring') return `Unknown query parameter '${name}'.`;
