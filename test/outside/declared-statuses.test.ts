@@ -32,6 +32,9 @@ async function withRoutes(add: (app: FastifyInstance) => void): Promise<TestSimu
   return start({ demo: false, beforeReady: (app) => add(app) });
 }
 
+/** Every /v1 route declares how it authenticates (sim/http/plugins/auth.ts); these take no key. */
+const KEYLESS = { auth: 'none' as const };
+
 /** A route schema declaring these responses (typed loosely, so a handler may answer any status). */
 const declaring = (response: Record<string, object>): FastifySchema => ({ response });
 
@@ -47,7 +50,7 @@ async function destroyFailure(s: TestSimulator): Promise<unknown> {
 describe('the helper check can fail', () => {
   it('request() rejects an answer whose status the route does not declare, naming route and status', async () => {
     const s = await withRoutes((app) => {
-      app.get('/v1/outside/teapot', { schema: declaring({ 200: { type: 'object' } }), handler: async (_request, reply) => reply.code(418).send(ERROR) });
+      app.get('/v1/outside/teapot', { config: KEYLESS, schema: declaring({ 200: { type: 'object' } }), handler: async (_request, reply) => reply.code(418).send(ERROR) });
     });
     await expect(s.request({ url: '/v1/outside/teapot' })).rejects.toThrow(/GET \/v1\/outside\/teapot \(\/v1\/outside\/teapot\) answered 418, a status it does not declare/);
     expect(s.violations()).toHaveLength(1);
@@ -57,7 +60,7 @@ describe('the helper check can fail', () => {
 
   it('destroy() rejects when an undeclared answer went out past request() (app.inject, sockets)', async () => {
     const s = await withRoutes((app) => {
-      app.post('/v1/outside/teapot', { schema: declaring({ 201: { type: 'object' } }), handler: async (_request, reply) => reply.code(202).send({}) });
+      app.post('/v1/outside/teapot', { config: KEYLESS, schema: declaring({ 201: { type: 'object' } }), handler: async (_request, reply) => reply.code(202).send({}) });
     });
     const raw = await s.app.inject({ method: 'POST', url: '/v1/outside/teapot' });
     expect(raw.statusCode).toBe(202);
@@ -67,8 +70,8 @@ describe('the helper check can fail', () => {
 
   it('a range (4xx) or default declaration covers a status; /sim and unmatched paths are not checked', async () => {
     const s = await withRoutes((app) => {
-      app.get('/v1/outside/range', { schema: declaring({ 200: { type: 'object' }, '4xx': { type: 'object' } }), handler: async (_request, reply) => reply.code(418).send(ERROR) });
-      app.get('/v1/outside/default', { schema: declaring({ default: { type: 'object' } }), handler: async (_request, reply) => reply.code(299).send({}) });
+      app.get('/v1/outside/range', { config: KEYLESS, schema: declaring({ 200: { type: 'object' }, '4xx': { type: 'object' } }), handler: async (_request, reply) => reply.code(418).send(ERROR) });
+      app.get('/v1/outside/default', { config: KEYLESS, schema: declaring({ default: { type: 'object' } }), handler: async (_request, reply) => reply.code(299).send({}) });
       app.get('/sim/outside/teapot', { schema: declaring({ 200: { type: 'object' } }), handler: async (_request, reply) => reply.code(418).send(ERROR) });
     });
     expect((await s.request({ url: '/v1/outside/range' })).statusCode).toBe(418);
@@ -80,15 +83,16 @@ describe('the helper check can fail', () => {
 
   it('a 429 without Retry-After is caught, though 429 is declared on every /v1 route', async () => {
     const s = await withRoutes((app) => {
-      app.get('/v1/outside/busy', { schema: declaring({ 200: { type: 'object' } }), handler: async (_request, reply) => reply.code(429).send(ERROR) });
+      app.get('/v1/outside/busy', { config: KEYLESS, schema: declaring({ 200: { type: 'object' } }), handler: async (_request, reply) => reply.code(429).send(ERROR) });
     });
     await expect(s.request({ url: '/v1/outside/busy' })).rejects.toThrow(/answered 429 without retry-after/);
   });
 
   it('a header of the API sent but not declared is caught, and so is a declared one not sent', async () => {
     const s = await withRoutes((app) => {
-      app.get('/v1/outside/artifact', { schema: declaring({ 200: { type: 'object' } }), handler: async (_request, reply) => reply.header('x-service-artifact-id', ANY_ID).send({}) });
+      app.get('/v1/outside/artifact', { config: KEYLESS, schema: declaring({ 200: { type: 'object' } }), handler: async (_request, reply) => reply.header('x-service-artifact-id', ANY_ID).send({}) });
       app.get('/v1/outside/promise', {
+        config: KEYLESS,
         schema: { response: { 200: { type: 'object', headers: { 'X-Service-Artifact-Id': { type: 'string' } } } } },
         handler: async () => ({}),
       });
@@ -99,7 +103,7 @@ describe('the helper check can fail', () => {
 
   it('Cache-Control: no-store is due on the answer to a keyed request only (spec 2.1)', async () => {
     const s = await withRoutes((app) => {
-      app.get('/v1/outside/keyless', { schema: declaring({ 200: { type: 'object' } }), handler: async () => ({}) });
+      app.get('/v1/outside/keyless', { config: KEYLESS, schema: declaring({ 200: { type: 'object' } }), handler: async () => ({}) });
     });
     const keyless = await s.request({ url: '/v1/outside/keyless' });
     expect(keyless.headers['cache-control']).toBeUndefined();
