@@ -16,7 +16,8 @@ export const BODY_LIMIT_BYTES = 262_144;
 export interface BuiltSimulator {
   app: FastifyInstance;
   sim: Simulator;
-  close(): Promise<void>;
+  /** Stops; what the store could not write at the end (see Simulator.close), or null. */
+  close(): Promise<Error | null>;
 }
 
 /** The simulator behind Fastify, not yet listening. */
@@ -59,10 +60,10 @@ export async function buildSimulator(
     app,
     sim,
     async close() {
-      if (closed) return;
+      if (closed) return null;
       closed = true;
       await app.close();
-      await sim.close();
+      return sim.close();
     },
   };
 }

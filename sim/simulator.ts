@@ -1,6 +1,6 @@
 import { createClock, initialClockState, limiterTime, monotonicMs, type ClockMode, type ClockState, type RealTime, wallNowMs } from './runtime/clock.ts';
 import { SeededRandom, type RandomState } from './runtime/random.ts';
-import { FileStore, type Snapshot } from './store/file-store.ts';
+import { FileStore, type Snapshot, type StoreFs, type StoreWriteError } from './store/file-store.ts';
 import { STORE_LAYOUT, type Collections } from './domain/collections.ts';
 import { transact, type Deps } from './domain/context.ts';
 import type { Environment, Job } from './domain/records.ts';
@@ -38,6 +38,8 @@ export interface SimulatorOptions {
   realTime?: RealTime;
   /** The runaway bound of one advance (sim/domain/jobs.ts); tests lower it. */
   maxJobsPerAdvance?: number;
+  /** The files the store writes go through (tests hand in a disk that fills up). */
+  storeFs?: StoreFs;
 }
 
 /** A new store's contents: the catalog fixtures and the generator's seed; no accounts. */
@@ -93,7 +95,7 @@ export class Simulator {
   static async open(options: SimulatorOptions): Promise<Simulator> {
     const mode = options.clock ?? 'realtime';
     const seed = String(options.seed ?? 1);
-    const { store, created } = await FileStore.open<Collections>(options.storePath, () => initialSnapshot(seed, initialClockState(mode)), STORE_LAYOUT);
+    const { store, created } = await FileStore.open<Collections>(options.storePath, () => initialSnapshot(seed, initialClockState(mode)), STORE_LAYOUT, { fs: options.storeFs });
     // The store remembers simulated time; a restart continues from it in the mode asked for.
     const saved = store.getMeta<ClockState>('clock') ?? initialClockState(mode);
     const savedNow = saved.mode === 'frozen' ? saved.valueMs : wallNowMs() + saved.valueMs;
@@ -199,8 +201,9 @@ export class Simulator {
     this.monitorIndex.rebuild();
   }
 
-  async close(): Promise<void> {
+  /** Stops; what the store could not write at the end (its files still hold every acknowledged change), or null. */
+  async close(): Promise<StoreWriteError | null> {
     this.stopTicking?.();
-    await this.deps.store.close();
+    return this.deps.store.close();
   }
 }

@@ -55,5 +55,7 @@ export const errors = {
   tooManyRequests: (retryAfterSeconds: number) => new ServiceError(429, 'request_rejected', 'Too many requests. Try again shortly.', retryAfterSeconds),
   runLimit: (message: string, retryAfterSeconds: number) => new ServiceError(429, 'request_rejected', message, retryAfterSeconds),
   unavailable: (message: string) => new ServiceError(503, 'service_unavailable', message),
+  /** The store's disk refused the change (full, failing): it was taken back, so retrying later is safe. */
+  notSaved: () => new ServiceError(503, 'service_unavailable', 'The change could not be saved: the simulator could not write its store. Nothing was applied; try again later.'),
   internal: () => new ServiceError(500, 'internal_error', 'An unexpected error occurred.'),
 };

@@ -1,7 +1,8 @@
-import { open, rename, readFile } from 'node:fs/promises';
+import { open, rename, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { StoreFileError } from './store-file-error.ts';
+import { nodeStoreFs, writeAll, type StoreFs } from './store-fs.ts';
 
 /**
  * A lowdb adapter whose write survives a crash: the text goes to a temporary
@@ -10,7 +11,11 @@ import { StoreFileError } from './store-file-error.ts';
  * new one, never a half-written one.
  */
 export class DurableJsonFile<T> implements Adapter<T> {
-  constructor(private readonly path: string, private readonly parse: (text: string) => T) {}
+  constructor(
+    private readonly path: string,
+    private readonly parse: (text: string) => T,
+    private readonly fs: StoreFs = nodeStoreFs,
+  ) {}
 
   async read(): Promise<T | null> {
     let text: string;
@@ -25,21 +30,37 @@ export class DurableJsonFile<T> implements Adapter<T> {
   }
 
   async write(data: T): Promise<void> {
-    await writeFileDurably(this.path, JSON.stringify(data));
+    await writeFileDurably(this.path, JSON.stringify(data), this.fs);
   }
 }
 
-export async function writeFileDurably(path: string, text: string): Promise<void> {
-  const temporary = join(dirname(path), `.${basename(path)}.tmp`);
-  const handle = await open(temporary, 'w');
+/** The temporary file a durable write of `path` goes through (a crash can leave it; the store removes it at open). */
+export const temporaryOf = (path: string) => join(dirname(path), `.${basename(path)}.tmp`);
+
+/**
+ * Writes `text` to `path` whole or not at all. A write that throws (a full disk)
+ * leaves `path` as it was and takes its temporary file away, so the space it
+ * took is given back.
+ */
+export async function writeFileDurably(path: string, text: string, fs: StoreFs = nodeStoreFs): Promise<void> {
+  const temporary = temporaryOf(path);
+  let handle: FileHandle | null = null;
   try {
-    await handle.writeFile(text);
+    handle = await fs.open(temporary, 'w');
+    await writeAll(handle, Buffer.from(text), 0, temporary);
     await handle.sync();
-  } finally {
     await handle.close();
+    handle = null;
+    await rename(temporary, path);
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await unlink(temporary).catch(() => undefined);
+    throw error;
   }
-  await rename(temporary, path);
-  await syncDirectory(dirname(path));
+  // The rename is the commit: from here `path` is the new file, so a failure to
+  // flush the directory is not reported as a write that did not happen (the
+  // caller would take back what the file now says).
+  await syncDirectory(dirname(path)).catch(() => undefined);
 }
 
 export async function syncDirectory(directory: string): Promise<void> {

@@ -1,14 +1,17 @@
-import { readFile, readdir, stat, truncate as truncateFile, mkdir } from 'node:fs/promises';
+import { readFile, readdir, stat, truncate as truncateFile, mkdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
-import { DurableJsonFile } from './durable-json-file.ts';
+import { DurableJsonFile, temporaryOf } from './durable-json-file.ts';
 import { Journal } from './journal.ts';
 import { RowArchive, pointerLength, type RowPointer } from './row-archive.ts';
 import { StoreFileError } from './store-file-error.ts';
+import { nodeStoreFs, type StoreFs } from './store-fs.ts';
 import { StoreLock } from './store-lock.ts';
+import { StoreWriteError } from './store-write-error.ts';
 import { Transaction } from './transaction.ts';
 
-export { StoreFileError };
+export { StoreFileError, StoreWriteError };
+export type { StoreFs };
 
 export type Row = { readonly id: string };
 export type CollectionMap = Record<string, Row>;
@@ -39,6 +42,17 @@ interface SnapshotFile {
 type Op = [collection: string, id: string, row: Row | null];
 /** A row in memory, or where it is in the archive. */
 type Slot = Row | RowPointer;
+
+/**
+ * How to take back one journal line's changes, kept until the line is on disk:
+ * each row's slot before it (and its group, for an archived row), each meta
+ * value before it, and the sequence number before it.
+ */
+interface Undo {
+  seq: number;
+  rows: Array<[collection: string, id: string, previous: Slot | undefined, group: string | undefined]>;
+  meta: Array<[key: string, had: boolean, previous: unknown]>;
+}
 
 export interface Tx<C extends CollectionMap> {
   get<K extends keyof C & string>(collection: K, id: string): C[K] | undefined;
@@ -72,6 +86,11 @@ export interface StoreLayout {
   checkpointAfterLines?: number;
 }
 
+export interface StoreOptions {
+  /** The files the store writes go through this (tests hand in a disk that fills up). */
+  fs?: StoreFs;
+}
+
 /** The rows of a grouped collection whose group field holds `key`, by id, oldest first. */
 interface Group {
   key: string;
@@ -90,6 +109,8 @@ export interface StoreFigures {
 }
 
 const CHECKPOINT_AFTER_LINES = 50_000;
+/** After a checkpoint that could not be written (a full disk), the next one starts this many journal lines later. */
+const CHECKPOINT_RETRY_LINES = 1000;
 /** An archive this much larger than its live rows is rewritten at the next checkpoint. */
 const ARCHIVE_SLACK = 2;
 const ARCHIVE_MIN_REWRITE_BYTES = 8 << 20;
@@ -108,6 +129,12 @@ const EXPORT_CHUNK = 1 << 20;
  * archived collections' rows out of memory into the archive, writes the
  * snapshot, then cuts the journal down to what came after it; it runs while
  * serving. Load refuses (never rewrites) a file it cannot read.
+ *
+ * A write the disk refuses (full, failing) is taken back: every change whose
+ * journal line did not reach the disk is undone in memory before anyone waiting
+ * on it hears, so memory never holds what the files do not. A checkpoint that
+ * cannot be written leaves the files it started from, which stay valid. Nothing
+ * stays failed: the next write tries the disk again.
  */
 export class FileStore<C extends CollectionMap> {
   private data = new Map<string, Map<string, Slot>>();
@@ -125,13 +152,16 @@ export class FileStore<C extends CollectionMap> {
   /** Archived collections' rows deleted since the last checkpoint: their tombstones are due. */
   private tombstones: Array<[string, string]> = [];
   private checkpointing: Promise<void> | null = null;
+  /** Journal lines at which the next checkpoint starts by itself. */
+  private checkpointAt: number;
+  /** One per journal line not yet on disk, oldest first. */
+  private undo: Undo[] = [];
   /**
    * Archived rows read lately, by pointer (least recently read first): a row read
    * again is the very same object, so answers cached per row (sim/http/answer-cache.ts)
    * stay valid, and reading a run's events again costs no disk read.
    */
   private recentlyRead = new Map<RowPointer, Row>();
-  private failure: Error | null = null;
   private hooks: StoreHooks<C> = {};
   private inTransaction = false;
   private volatile = new Map<string, () => unknown>();
@@ -139,11 +169,14 @@ export class FileStore<C extends CollectionMap> {
   private readonly archived: ReadonlySet<string>;
   private readonly groupFields: ReadonlyMap<string, string>;
   private readonly checkpointAfterLines: number;
+  private readonly fs: StoreFs;
 
-  private constructor(readonly path: string, layout: StoreLayout) {
+  private constructor(readonly path: string, layout: StoreLayout, options: StoreOptions) {
     this.archived = new Set(layout.archived);
     this.groupFields = new Map(Object.entries(layout.grouped));
     this.checkpointAfterLines = layout.checkpointAfterLines ?? CHECKPOINT_AFTER_LINES;
+    this.checkpointAt = this.checkpointAfterLines;
+    this.fs = options.fs ?? nodeStoreFs;
   }
 
   get journalPath(): string {
@@ -151,8 +184,8 @@ export class FileStore<C extends CollectionMap> {
   }
 
   /** Opens PATH, or creates it from `initial()` when neither file exists. */
-  static async open<C extends CollectionMap>(path: string, initial: () => Snapshot, layout: StoreLayout = { archived: [], grouped: {} }): Promise<{ store: FileStore<C>; created: boolean }> {
-    const store = new FileStore<C>(path, layout);
+  static async open<C extends CollectionMap>(path: string, initial: () => Snapshot, layout: StoreLayout = { archived: [], grouped: {} }, options: StoreOptions = {}): Promise<{ store: FileStore<C>; created: boolean }> {
+    const store = new FileStore<C>(path, layout, options);
     await mkdir(dirname(path), { recursive: true });
     store.lock = await StoreLock.acquire(path);
     try {
@@ -235,8 +268,6 @@ export class FileStore<C extends CollectionMap> {
    */
   transact<R>(fn: (tx: Tx<C>) => R): R {
     if (this.inTransaction) throw new Error('nested store transaction');
-    if (this.failure) throw this.failure;
-    if (this.journal.failed) throw this.journal.failed;
     this.inTransaction = true;
     try {
       const tx = new Transaction<C>(this);
@@ -278,7 +309,7 @@ export class FileStore<C extends CollectionMap> {
     return this.journal.idle();
   }
 
-  /** Settles once every change applied so far is on disk. */
+  /** Settles once every change applied so far is on disk; rejects (StoreWriteError) when they were refused and taken back. */
   settled(): Promise<void> {
     return this.journal.settled();
   }
@@ -294,21 +325,23 @@ export class FileStore<C extends CollectionMap> {
    */
   async checkpoint(options: { rewriteArchive?: boolean } = {}): Promise<void> {
     while (this.checkpointing) await this.checkpointing.catch(() => undefined);
-    if (this.failure) throw this.failure;
-    const run = this.runCheckpoint(options.rewriteArchive === true);
+    const run = this.runCheckpoint(options.rewriteArchive === true, false);
     this.checkpointing = run;
     try {
       await run;
+      this.checkpointAt = this.journal.lines + this.checkpointAfterLines;
     } catch (error) {
-      // Files stay as they were before this checkpoint (each step is atomic); memory may not match them.
-      this.failure = new Error(`The store ${this.path} could not be checkpointed: ${(error as Error).message}`);
-      throw this.failure;
+      // The files are those the checkpoint started from (each step is atomic, and
+      // runCheckpoint gave memory back what it had taken): valid, and serving goes on.
+      this.checkpointAt = this.journal.lines + Math.min(CHECKPOINT_RETRY_LINES, this.checkpointAfterLines);
+      throw error instanceof StoreWriteError ? error : new StoreWriteError(this.path, error);
     } finally {
       this.checkpointing = null;
     }
   }
 
-  private async runCheckpoint(forceRewrite: boolean): Promise<void> {
+  /** `held`: the journal is held (replaceAll), so nothing from before the capture is waiting to be written. */
+  private async runCheckpoint(forceRewrite: boolean, held: boolean): Promise<void> {
     // Captured in one synchronous step: the state at `seq`.
     const seq = this.seq;
     const meta = Object.fromEntries(this.meta);
@@ -329,13 +362,24 @@ export class FileStore<C extends CollectionMap> {
         else if (rewrite) moved.push({ collection: name, id, slot, group, text: null });
       }
     }
-    const tombstones = rewrite ? [] : this.tombstones;
+    const pendingTombstones = this.tombstones;
+    // A tombstone whose row is archived again was taken back with the delete that made it (see rollBack).
+    const tombstones = rewrite ? [] : pendingTombstones.filter(([collection, id]) => typeof this.data.get(collection)?.get(id) !== 'number');
     this.tombstones = [];
     this.journal.markRotation();
+    // The snapshot may only hold what the journal holds: the lines of the state
+    // captured above must be on disk (or refused, and this checkpoint with them)
+    // before the snapshot commits it.
+    const captured = held ? Promise.resolve() : this.journal.flushAll();
+    // Awaited below, after the archive's append; a refusal meanwhile is not unhandled.
+    captured.catch(() => undefined);
+    const previous = this.archive;
+    const committedLength = previous?.size ?? 0;
+    let archive: RowArchive | null = null;
+    let committed = false;
     try {
-      const previous = this.archive;
       const generation = rewrite ? this.generation + 1 : this.generation;
-      const archive = rewrite ? await RowArchive.open(this.archivePath(generation), 0) : previous!;
+      archive = rewrite ? await RowArchive.open(this.archivePath(generation), 0, this.fs) : previous!;
       // Tombstones first: a row deleted and written again since the last checkpoint is in `moved`.
       const entries = function* () {
         for (const [collection, id] of tombstones) yield { collection, id, rowText: null };
@@ -346,9 +390,13 @@ export class FileStore<C extends CollectionMap> {
       moved.forEach((m, i) => {
         if (pointers[i] === null) (inline[m.collection] ??= {})[m.id] = this.resolve(m.slot)!;
       });
+      await captured;
       await this.writeSnapshot({ format: 'understudy-store', version: 2, seq, meta, collections: inline, archive: { file: basename(archive.path), length: archive.size } });
+      committed = true;
       // Committed: point at the archived rows that nobody rewrote meanwhile.
+      const relocated = new Map<RowPointer, Slot>();
       moved.forEach((m, i) => {
+        if (rewrite && typeof m.slot === 'number') relocated.set(m.slot, pointers[i] ?? inline[m.collection][m.id]);
         const pointer = pointers[i];
         const rows = this.data.get(m.collection)!;
         if (pointer === null || rows.get(m.id) !== m.slot) return;
@@ -361,16 +409,35 @@ export class FileStore<C extends CollectionMap> {
         this.generation = generation;
         // Pointers are positions in one generation's file: the next one reuses the numbers.
         this.recentlyRead.clear();
-        if (previous) {
-          await previous.close();
-          await RowArchive.remove(previous.path);
+        // Lines written since the capture, not yet on disk, may have to give back rows of the old generation.
+        for (const undo of this.undo) {
+          for (const entry of undo.rows) if (typeof entry[2] === 'number') entry[2] = relocated.get(entry[2]) ?? entry[2];
         }
       }
-      await this.journal.rotate();
     } catch (error) {
       this.journal.dropMark();
+      if (!committed) {
+        // The old snapshot still names the old archive and length: bytes appended
+        // past it are forgotten (the next append writes over them, an open cuts them
+        // off), a new generation is removed, and the tombstones are due again.
+        if (archive === previous) previous?.abandon(committedLength);
+        else if (archive) await this.dropArchive(archive);
+        this.tombstones = [...pendingTombstones, ...this.tombstones];
+      }
       throw error;
     }
+    // What follows the commit only gives space back: a previous generation left
+    // behind is removed at the next open (removeStrayArchives), and a journal that
+    // could not be rotated stays in use whole (its lines up to `seq` are skipped at
+    // open). Neither makes the committed checkpoint untrue, so neither fails it.
+    if (rewrite && previous) await this.dropArchive(previous);
+    await this.journal.rotate().catch(() => undefined);
+  }
+
+  /** An archive generation no snapshot names any more: closed and removed (it gives back its space). */
+  private async dropArchive(archive: RowArchive): Promise<void> {
+    await archive.close().catch(() => undefined);
+    await RowArchive.remove(archive.path).catch(() => undefined);
   }
 
   private archivePath(generation: number): string {
@@ -379,17 +446,32 @@ export class FileStore<C extends CollectionMap> {
 
   private async writeSnapshot(file: SnapshotFile): Promise<void> {
     this.low.data = file;
-    await this.low.write();
-    // The document is only needed while being written.
-    this.low.data = null as never;
+    try {
+      await this.low.write();
+    } finally {
+      // The document is only needed while being written.
+      this.low.data = null as never;
+    }
   }
 
-  async close(): Promise<void> {
-    await this.journal.flushAll();
-    await this.checkpoint();
-    await this.journal.close();
+  /**
+   * Writes what is queued, checkpoints and lets go of the files. A disk that
+   * refuses the last writes does not stop it: what was acknowledged is in the
+   * journal already (a refused lazy line is taken back like any other), and a
+   * checkpoint that cannot be written leaves the files it started from, which
+   * open with all of it. What could not be written is returned, for the log.
+   */
+  async close(): Promise<StoreWriteError | null> {
+    let problem: StoreWriteError | null = null;
+    const note = (error: unknown) => {
+      problem ??= error instanceof StoreWriteError ? error : new StoreWriteError(this.path, error);
+    };
+    await this.journal.flushAll().catch(note);
+    await this.checkpoint().catch(note);
+    await this.journal.close().catch(note);
     await this.archive?.close();
     await this.lock.release();
+    return problem;
   }
 
   /** Replaces the whole state (snapshot import, reset); durable on return. A malformed snapshot changes nothing. */
@@ -397,15 +479,34 @@ export class FileStore<C extends CollectionMap> {
     const problem = snapshotShapeProblem(snapshot);
     if (problem) throw new SnapshotShapeError(problem);
     while (this.checkpointing) await this.checkpointing.catch(() => undefined);
-    await this.journal.flushAll();
-    this.data.clear();
-    this.groups.clear();
-    this.memberOf.clear();
+    // The replaced state must be wholly on disk (nothing of it left to be refused),
+    // and what is written against the new one waits (held) until the new one is.
+    while (!this.journal.drained()) await this.journal.flushAll();
+    this.journal.hold();
+    const before = { data: this.data, groups: this.groups, memberOf: this.memberOf, meta: this.meta, seq: this.seq, tombstones: this.tombstones, liveArchiveBytes: this.liveArchiveBytes };
+    this.data = new Map();
+    this.groups = new Map();
+    this.memberOf = new Map();
     this.recentlyRead.clear();
     this.tombstones = [];
     this.liveArchiveBytes = 0;
     this.fill(snapshot.collections, snapshot.meta, this.seq + 1);
-    await this.checkpoint({ rewriteArchive: true });
+    const run = this.runCheckpoint(true, true);
+    this.checkpointing = run;
+    try {
+      await run;
+    } catch (error) {
+      // The files still hold the state before: so does memory again, after the
+      // writes made against the new state meanwhile are taken back.
+      this.journal.refuseHeld(error);
+      Object.assign(this, before);
+      this.recentlyRead.clear();
+      throw error instanceof StoreWriteError ? error : new StoreWriteError(this.path, error);
+    } finally {
+      this.checkpointing = null;
+      // rotate() released the hold when it ran; a checkpoint that stopped before it did not.
+      this.journal.release();
+    }
   }
 
   /**
@@ -454,17 +555,48 @@ export class FileStore<C extends CollectionMap> {
   }
 
   private apply(ops: Op[], metaOps: Array<[string, unknown]>, durable: boolean): void {
+    const undo: Undo = { seq: this.seq, rows: [], meta: [] };
     this.seq += 1;
-    for (const [collection, id, row] of ops) this.applyOp(collection, id, row);
-    for (const [key, value] of metaOps) this.meta.set(key, value);
+    for (const [collection, id, row] of ops) {
+      const previous = this.data.get(collection)?.get(id);
+      undo.rows.push([collection, id, previous, typeof previous === 'number' ? this.memberOf.get(collection)?.get(id)?.key : undefined]);
+      this.applyOp(collection, id, row);
+    }
+    for (const [key, value] of metaOps) {
+      undo.meta.push([key, this.meta.has(key), this.meta.get(key)]);
+      this.meta.set(key, value);
+    }
+    this.undo.push(undo);
     const line = JSON.stringify(metaOps.length > 0 ? { s: this.seq, o: ops, m: metaOps } : { s: this.seq, o: ops }) + '\n';
     if (durable) {
       // The returned promise is awaited through settled(); a failure is kept by the journal.
       this.journal.append(line).catch(() => undefined);
     } else this.journal.appendLazily(line);
-    if (this.journal.lines >= this.checkpointAfterLines && !this.checkpointing && !this.failure) {
-      // Its failure is kept (this.failure) and refuses later transactions.
+    if (this.journal.lines >= this.checkpointAt && !this.checkpointing) {
+      // A failed one is tried again CHECKPOINT_RETRY_LINES later (see checkpoint()).
       this.checkpoint().catch(() => undefined);
+    }
+  }
+
+  /**
+   * The journal refused its last `count` lines (every line not on disk): their
+   * changes are undone, newest first, so memory holds what the files hold. The
+   * hooks see each row go back, as they saw it change.
+   */
+  private rollBack(count: number): void {
+    const undone = this.undo.splice(this.undo.length - count, count);
+    for (let i = undone.length - 1; i >= 0; i -= 1) {
+      const { seq, rows, meta } = undone[i];
+      for (const [key, had, previous] of meta) {
+        if (had) this.meta.set(key, previous);
+        else this.meta.delete(key);
+      }
+      for (let j = rows.length - 1; j >= 0; j -= 1) {
+        const [collection, id, previous, group] = rows[j];
+        this.setSlot(collection, id, previous ?? null, group);
+        this.hooks.afterCommit?.(collection, id, previous === undefined ? null : this.resolve(previous)!);
+      }
+      this.seq = seq;
     }
   }
 
@@ -518,7 +650,8 @@ export class FileStore<C extends CollectionMap> {
   }
 
   private async load(initial: () => Snapshot): Promise<boolean> {
-    this.low = new Low<SnapshotFile>(new DurableJsonFile<SnapshotFile>(this.path, (text) => parseSnapshot(this.path, text)), null as never);
+    await this.removeTemporaries();
+    this.low = new Low<SnapshotFile>(new DurableJsonFile<SnapshotFile>(this.path, (text) => parseSnapshot(this.path, text), this.fs), null as never);
     await this.low.read();
     const journalText = await readJournal(this.journalPath);
     const snapshotExists = await exists(this.path);
@@ -545,7 +678,7 @@ export class FileStore<C extends CollectionMap> {
       // A torn last line was never acknowledged (answers wait for the flush), so it is cut off.
       if (validLength < Buffer.byteLength(journalText)) await truncateFile(this.journalPath, validLength);
     }
-    this.journal = await Journal.open(this.journalPath, lines);
+    this.journal = await Journal.open(this.journalPath, lines, { durable: (count) => void this.undo.splice(0, count), refused: (count) => this.rollBack(count) }, this.fs);
     if (!snapshotExists) {
       await this.checkpoint({ rewriteArchive: true });
       return true;
@@ -559,8 +692,20 @@ export class FileStore<C extends CollectionMap> {
       throw new StoreFileError(this.path, `its archive ${JSON.stringify(named.file)} is not one of this store's archive files`);
     }
     this.generation = Number(match[1]);
-    this.archive = await RowArchive.open(this.archivePath(this.generation), named.length);
+    this.archive = await RowArchive.open(this.archivePath(this.generation), named.length, this.fs);
     this.archive.scan((collection, id, pointer, group) => this.setSlot(collection, id, pointer, group));
+  }
+
+  /**
+   * The temporary files of a snapshot or journal rotation that a crash cut short
+   * (the rename that would have committed them never ran): never part of the store.
+   */
+  private async removeTemporaries(): Promise<void> {
+    for (const temporary of [temporaryOf(this.path), temporaryOf(this.journalPath)]) {
+      await unlink(temporary).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw new StoreFileError(temporary, `it is a leftover of an interrupted write and could not be removed (${error.message})`);
+      });
+    }
   }
 
   /** Archive generations a checkpoint began but never committed. */

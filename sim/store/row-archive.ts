@@ -1,6 +1,7 @@
 import { readSync, type PathLike } from 'node:fs';
-import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { unlink, type FileHandle } from 'node:fs/promises';
 import { StoreFileError } from './store-file-error.ts';
+import { nodeStoreFs, writeAll, type StoreFs } from './store-fs.ts';
 
 /**
  * Where an archived row's line sits in the archive file: `offset * SPAN + length`,
@@ -47,15 +48,15 @@ export class RowArchive {
   }
 
   /** Opens (creating when absent) an archive whose committed part is `length` bytes. */
-  static async open(path: string, length: number): Promise<RowArchive> {
+  static async open(path: string, length: number, fs: StoreFs = nodeStoreFs): Promise<RowArchive> {
     let handle: FileHandle;
     try {
-      handle = await open(path, 'r+');
+      handle = await fs.open(path, 'r+');
     } catch (error) {
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
       if (!missing) throw new StoreFileError(path, (error as Error).message);
       if (length > 0) throw new StoreFileError(path, `it is missing, but the snapshot counts ${length} bytes of it`);
-      handle = await open(path, 'w+');
+      handle = await fs.open(path, 'w+');
     }
     const { size } = await handle.stat();
     if (size < length) {
@@ -171,7 +172,8 @@ export class RowArchive {
    * Appends entries and flushes them to disk; returns each entry's pointer (null
    * for a tombstone, or for a row too long to point at, which must stay in
    * memory). Written in bounded batches, so archiving a large store never holds
-   * its whole text at once. Not committed until a snapshot names the new length.
+   * its whole text at once. Not committed until a snapshot names the new length
+   * (a checkpoint that fails before that calls abandon()).
    */
   async append(entries: Iterable<{ collection: string; id: string; group?: string | null; rowText: string | null }>): Promise<Array<RowPointer | null>> {
     const pointers: Array<RowPointer | null> = [];
@@ -180,9 +182,7 @@ export class RowArchive {
     let offset = this.length;
     const writeBatch = async () => {
       const bytes = Buffer.from(parts.join(''));
-      for (let written = 0; written < bytes.length; ) {
-        written += (await this.handle.write(bytes, written, bytes.length - written, this.length + written)).bytesWritten;
-      }
+      await writeAll(this.handle, bytes, this.length, this.path);
       this.length += bytes.length;
       parts = [];
       batchBytes = 0;
@@ -204,6 +204,11 @@ export class RowArchive {
     if (parts.length > 0) await writeBatch();
     await this.handle.datasync();
     return pointers;
+  }
+
+  /** Forgets what was appended past `length` (never committed): the next append writes over it. */
+  abandon(length: number): void {
+    this.length = Math.min(this.length, length);
   }
 
   async close(): Promise<void> {

@@ -108,12 +108,27 @@ export async function serveCommand(argv: string[]): Promise<number> {
   built.sim.startRealtimeTicks();
   return new Promise<number>((resolve) => {
     let stopping = false;
+    // A clean stop exits 0 even when the disk refused writes: every change that was
+    // answered as done is in the store's files (refused ones were answered 503), so
+    // what could not be written at the end is reported, not turned into a failure.
     const stop = async () => {
       if (stopping) return;
       stopping = true;
-      await built.close();
-      await (recorder as ReturnType<typeof attachRecorder> | null)?.flush();
-      resolve(0);
+      let code = 0;
+      try {
+        const problem = await built.close();
+        if (problem) process.stderr.write(`understudy: the store could not write its final checkpoint (${problem.message}); its files hold every acknowledged change.\n`);
+      } catch (error) {
+        process.stderr.write(`understudy: stopping failed: ${(error as Error).message}\n`);
+        code = 1;
+      }
+      try {
+        await (recorder as ReturnType<typeof attachRecorder> | null)?.flush();
+      } catch (error) {
+        process.stderr.write(`understudy: the recording could not be written: ${(error as Error).message}\n`);
+        code = 1;
+      }
+      resolve(code);
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, ServiceError } from '../../domain/errors.ts';
 import { redactCredentials } from '../../domain/credentials.ts';
-import { SnapshotShapeError } from '../../store/file-store.ts';
+import { SnapshotShapeError, StoreWriteError } from '../../store/file-store.ts';
 import { describeValidation } from './validation.ts';
 import { unmatchedScope } from './route-scope.ts';
 
@@ -20,6 +20,7 @@ export function sendError(reply: FastifyReply, error: ServiceError): FastifyRepl
 export function toServiceError(error: FastifyError & { validation?: unknown[]; validationContext?: string }): ServiceError {
   if (error instanceof ServiceError) return error;
   if (error instanceof SnapshotShapeError) return errors.invalidInput(`body: the snapshot's store is malformed: ${error.problem}.`);
+  if (error instanceof StoreWriteError) return errors.notSaved();
   if (error.validation) return errors.invalidInput(describeValidation(error.validation as never, error.validationContext ?? 'body'));
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { errors } from '../../domain/errors.ts';
 import { prependRouteHook, scopeOf, unmatchedScope } from './route-scope.ts';
@@ -23,7 +24,10 @@ declare module 'fastify' {
   }
 }
 
-const SAVE_FAILED_BODY = JSON.stringify({ error: { code: 'internal_error', message: 'The change could not be saved.' } });
+// A change the disk refused was taken back by the store (memory as the files):
+// nothing this answer reports was applied, so it is the spec's retry-later status.
+const notSaved = errors.notSaved();
+const NOT_SAVED_BODY = JSON.stringify({ error: { code: notSaved.code, message: notSaved.message } });
 
 export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
   const clock = sim.deps.clock;
@@ -111,6 +115,7 @@ export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
     if (request.headers.authorization !== undefined) reply.header('cache-control', 'no-store');
     // The durability gate. When the journal is idle, every change this answer could
     // have seen is already on disk: no promise, no extra turn of the event loop.
+    // When those changes were refused (a full disk), the answer is replaced by a 503.
     if (store.idle()) {
       done(null, payload);
       return;
@@ -118,9 +123,13 @@ export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
     store.settled().then(
       () => done(null, payload),
       () => {
-        reply.code(500);
+        reply.code(notSaved.status);
         reply.header('content-type', 'application/json; charset=utf-8');
-        done(null, SAVE_FAILED_BODY);
+        // The header of the answer being replaced (an export's artifact) does not describe this one.
+        reply.removeHeader('x-service-artifact-id');
+        // A streamed answer (an exported snapshot) is dropped unread.
+        if (payload instanceof Readable) payload.destroy();
+        done(null, NOT_SAVED_BODY);
       },
     );
   });

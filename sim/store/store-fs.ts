@@ -1,0 +1,30 @@
+import { open, type FileHandle } from 'node:fs/promises';
+
+/**
+ * The one door through which the store opens the files it writes (journal,
+ * snapshot, archive). node:fs by default; tests hand in one whose disk fills up,
+ * so the write-failure paths run on every machine, not only where a small file
+ * system can be mounted.
+ */
+export interface StoreFs {
+  open(path: string, flags: 'a' | 'w' | 'w+' | 'r+'): Promise<FileHandle>;
+}
+
+export const nodeStoreFs: StoreFs = { open: (path, flags) => open(path, flags) };
+
+/** What a write that took no bytes throws (a file system that reports no error for it would otherwise loop forever). */
+const noProgress = (path: string) => Object.assign(new Error(`no bytes could be written to ${path}`), { code: 'ENOSPC' });
+
+/**
+ * Writes every byte or throws: write(2) may take fewer bytes than asked (a disk
+ * that fills mid-write takes what fits, and the next call fails with ENOSPC), so
+ * one call's success says nothing about the whole. `position` null: at the
+ * file's position (the end, for a file opened to append).
+ */
+export async function writeAll(handle: FileHandle, bytes: Uint8Array, position: number | null, path: string): Promise<void> {
+  for (let done = 0; done < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position === null ? null : position + done);
+    if (bytesWritten <= 0) throw noProgress(path);
+    done += bytesWritten;
+  }
+}
