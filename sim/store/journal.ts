@@ -215,7 +215,9 @@ export class Journal {
         if (this.uncut) await this.cutBack();
         if (lines.length > 0) {
           const bytes = Buffer.from(lines.join(''));
-          await writeAll(this.handle, bytes, null, this.path);
+          // At the flushed length, not the file's position: after a cut-back the
+          // position of a handle not opened to append (a rotated journal's) is past the end.
+          await writeAll(this.handle, bytes, this.size, this.path);
           await this.handle.datasync();
           this.size += bytes.length;
         }
