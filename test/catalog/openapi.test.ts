@@ -258,10 +258,10 @@ describe('GET /v1/openapi.json', () => {
       for (const { method, path, op } of operations()) expect(op.summary, `${method} ${path}`).toMatch(/\S/);
     });
 
-    it('declares 413 and 415 on every operation that takes a body, 429 and 500 on every one', () => {
+    it('declares 413 and 415 on every operation that takes a body, 429, 500 and 503 on every one', () => {
       for (const { method, path, op } of operations()) {
         const statuses = Object.keys(op.responses);
-        expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['429', '500']));
+        expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['429', '500', '503']));
         if (method === 'post') expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['413', '415']));
         else expect(statuses, `${method} ${path}`).not.toContain('413');
       }

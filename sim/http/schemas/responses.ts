@@ -22,7 +22,9 @@ const SHARED = {
   all: {
     // The authentication hook's per-client-address limit applies to every /v1 route, the public ones too (spec 8).
     ...refusal(429, 'A request limit was reached (spec 8); Retry-After says when to try again.'),
-    ...refusal(500, 'Unexpected failure, or the change could not be saved (spec 7).'),
+    ...refusal(500, 'Unexpected failure (spec 7).'),
+    // A write the disk refused is answered 503 on any route whose answer could have seen it, reads included.
+    ...refusal(503, 'Unavailable: a payment rail, the research provider or export storage (spec 7), or the store could not save a change; nothing was applied. Try again later, not in a tight loop.'),
   },
   withBody: {
     ...refusal(413, 'The request body exceeds 262144 bytes (spec 8).'),
