@@ -166,6 +166,8 @@ export class FileStore<C extends CollectionMap> {
       const created = await store.load(initial);
       return { store, created };
     } catch (error) {
+      // A refused archive was opened to be checked.
+      await store.archive?.close();
       await store.lock.release();
       throw error;
     }
