@@ -7,7 +7,6 @@ import { buildSimulator } from '../../sim/app.ts';
 import { frame } from '../../sim/store/checksum.ts';
 import { StoreFileError } from '../../sim/store/file-store.ts';
 import { startSimulator } from '../helpers/simulator.ts';
-import { journalEntries } from '../helpers/journal.ts';
 import { copyStore, filesOf, openingError, openStore, removeTempDirs, stateOf, tempDir } from './support.ts';
 
 /**
@@ -119,6 +118,8 @@ describe('store checksums: damage is refused, naming the file and the position',
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--store', path], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    // A serve that opened the store says so on stdout: it is stopped, and the exit code tells.
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => chunk.includes('listening') && child.kill('SIGKILL'));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(2);
     expect(stderr).toContain(`${path}.rows.1`);
@@ -130,7 +131,6 @@ describe('store checksums: the journal', () => {
   it('a changed digit in the last journal line is damage, not a torn tail: refused, naming the line', async () => {
     const { path } = await crashedStore();
     const journal = `${path}.journal`;
-    expect(journalEntries(await readFile(journal))).toHaveLength(3);
     await replaceIn(journal, '7002', '7012');
     await expectRefused(path, journal, /line 4 \(byte \d+\) does not match its checksum/);
   });
