@@ -1,36 +1,39 @@
 import { open, rename, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import type { Adapter } from 'lowdb';
+import { frame } from './checksum.ts';
 import { StoreFileError } from './store-file-error.ts';
 import { nodeStoreFs, writeAll, type StoreFs } from './store-fs.ts';
 
 /**
- * A lowdb adapter whose write survives a crash: the text goes to a temporary
+ * A lowdb adapter for one JSON document (an object) carrying its checksum
+ * (sim/store/checksum.ts), whose write survives a crash: the text goes to a temporary
  * file that is flushed to disk, renamed over the target, and the directory is
  * flushed so the rename itself is durable. A reader sees the old file or the
  * new one, never a half-written one.
  */
 export class DurableJsonFile<T> implements Adapter<T> {
+  /** `parse` checks the checksum: it alone knows which older formats had none. */
   constructor(
     private readonly path: string,
-    private readonly parse: (text: string) => T,
+    private readonly parse: (bytes: Buffer) => T,
     private readonly fs: StoreFs = nodeStoreFs,
   ) {}
 
   async read(): Promise<T | null> {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(this.path, 'utf8');
+      bytes = await readFile(this.path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       // Unreadable (a directory, no permission): refused like an unparsable file, naming it.
       throw new StoreFileError(this.path, (error as Error).message);
     }
-    return this.parse(text);
+    return this.parse(bytes);
   }
 
   async write(data: T): Promise<void> {
-    await writeFileDurably(this.path, JSON.stringify(data), this.fs);
+    await writeFileDurably(this.path, frame(JSON.stringify(data)), this.fs);
   }
 }
 

@@ -1,8 +1,9 @@
 import { readFile, readdir, stat, truncate as truncateFile, mkdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
-import { DurableJsonFile, temporaryOf } from './durable-json-file.ts';
-import { Journal } from './journal.ts';
+import { FRAME_SUFFIX_LENGTH, checkFrame } from './checksum.ts';
+import { DurableJsonFile, temporaryOf, writeFileDurably } from './durable-json-file.ts';
+import { Journal, entriesAfter, journalHeader, journalLine, parseJournal, type JournalEntry, type JournalOp, type ParsedJournal } from './journal.ts';
 import { RowArchive, pointerLength, type RowPointer } from './row-archive.ts';
 import { StoreFileError } from './store-file-error.ts';
 import { nodeStoreFs, type StoreFs } from './store-fs.ts';
@@ -26,20 +27,24 @@ export interface Snapshot {
 }
 
 /**
- * The snapshot file (`PATH`) of version 2: the state at `seq` except the rows
- * of archived collections, which are in the archive file it names (its first
- * `length` bytes). Version 1 files (every row inline) are still read.
+ * The snapshot file (`PATH`) of version 3, checksummed (sim/store/checksum.ts):
+ * the state at `seq` except the rows of archived collections, which are in the
+ * archive file it names (its first `length` bytes, whose checksum is `crc`);
+ * `journal` is the generation of the journal that follows it. Versions 1
+ * (every row inline) and 2 (no checksums) are still read, and converted at the
+ * first checkpoint.
  */
 interface SnapshotFile {
   format: 'understudy-store';
-  version: 1 | 2;
+  version: 1 | 2 | 3;
   seq: number;
   meta: Record<string, unknown>;
   collections: Record<string, Record<string, Row>>;
-  archive?: { file: string; length: number } | null;
+  archive?: { file: string; length: number; crc?: string } | null;
+  journal?: number;
 }
 
-type Op = [collection: string, id: string, row: Row | null];
+type Op = JournalOp;
 /** A row in memory, or where it is in the archive. */
 type Slot = Row | RowPointer;
 
@@ -147,6 +152,8 @@ export class FileStore<C extends CollectionMap> {
   private low!: Low<SnapshotFile>;
   private archive: RowArchive | null = null;
   private generation = 0;
+  /** The generation of the journal on disk; the next checkpoint starts the next one. */
+  private journalGeneration = 0;
   /** Bytes of the archive that current pointers refer to (the rest is superseded). */
   private liveArchiveBytes = 0;
   /** Archived collections' rows deleted since the last checkpoint: their tombstones are due. */
@@ -192,6 +199,8 @@ export class FileStore<C extends CollectionMap> {
       const created = await store.load(initial);
       return { store, created };
     } catch (error) {
+      // A refused archive was opened to be checked.
+      await store.archive?.close();
       await store.lock.release();
       throw error;
     }
@@ -347,7 +356,8 @@ export class FileStore<C extends CollectionMap> {
     const meta = Object.fromEntries(this.meta);
     for (const [key, provider] of this.volatile) meta[key] = provider();
     const inline: SnapshotFile['collections'] = {};
-    const rewrite = forceRewrite || this.archive === null || (this.archive.size > ARCHIVE_SLACK * this.liveArchiveBytes && this.archive.size > ARCHIVE_MIN_REWRITE_BYTES);
+    // An archive from before checksums is rewritten whole, with them.
+    const rewrite = forceRewrite || this.archive === null || !this.archive.framed || (this.archive.size > ARCHIVE_SLACK * this.liveArchiveBytes && this.archive.size > ARCHIVE_MIN_REWRITE_BYTES);
     const moved: Array<{ collection: string; id: string; slot: Slot; group: string | undefined; text: string | null }> = [];
     for (const [name, rows] of this.data) {
       if (!this.archived.has(name)) {
@@ -366,6 +376,7 @@ export class FileStore<C extends CollectionMap> {
     // A tombstone whose row is archived again was taken back with the delete that made it (see rollBack).
     const tombstones = rewrite ? [] : pendingTombstones.filter(([collection, id]) => typeof this.data.get(collection)?.get(id) !== 'number');
     this.tombstones = [];
+    const journalGeneration = this.journalGeneration + 1;
     this.journal.markRotation();
     // The snapshot may only hold what the journal holds: the lines of the state
     // captured above must be on disk (or refused, and this checkpoint with them)
@@ -379,7 +390,7 @@ export class FileStore<C extends CollectionMap> {
     let committed = false;
     try {
       const generation = rewrite ? this.generation + 1 : this.generation;
-      archive = rewrite ? await RowArchive.open(this.archivePath(generation), 0, this.fs) : previous!;
+      archive = rewrite ? await RowArchive.create(this.archivePath(generation), this.fs) : previous!;
       // Tombstones first: a row deleted and written again since the last checkpoint is in `moved`.
       const entries = function* () {
         for (const [collection, id] of tombstones) yield { collection, id, rowText: null };
@@ -391,7 +402,7 @@ export class FileStore<C extends CollectionMap> {
         if (pointers[i] === null) (inline[m.collection] ??= {})[m.id] = this.resolve(m.slot)!;
       });
       await captured;
-      await this.writeSnapshot({ format: 'understudy-store', version: 2, seq, meta, collections: inline, archive: { file: basename(archive.path), length: archive.size } });
+      await this.writeSnapshot({ format: 'understudy-store', version: 3, seq, meta, collections: inline, archive: { file: basename(archive.path), length: archive.size, crc: archive.checksum }, journal: journalGeneration });
       committed = true;
       // Committed: point at the archived rows that nobody rewrote meanwhile.
       const relocated = new Map<RowPointer, Slot>();
@@ -431,7 +442,12 @@ export class FileStore<C extends CollectionMap> {
     // could not be rotated stays in use whole (its lines up to `seq` are skipped at
     // open). Neither makes the committed checkpoint untrue, so neither fails it.
     if (rewrite && previous) await this.dropArchive(previous);
-    await this.journal.rotate().catch(() => undefined);
+    await this.journal.rotate(journalHeader(journalGeneration, seq)).then(
+      () => {
+        this.journalGeneration = journalGeneration;
+      },
+      () => undefined,
+    );
   }
 
   /** An archive generation no snapshot names any more: closed and removed (it gives back its space). */
@@ -567,7 +583,8 @@ export class FileStore<C extends CollectionMap> {
       this.meta.set(key, value);
     }
     this.undo.push(undo);
-    const line = JSON.stringify(metaOps.length > 0 ? { s: this.seq, o: ops, m: metaOps } : { s: this.seq, o: ops }) + '\n';
+    // Every change of seq has its line: the journal's order is checked by seq (entriesAfter).
+    const line = journalLine(metaOps.length > 0 ? { s: this.seq, o: ops, m: metaOps } : { s: this.seq, o: ops });
     if (durable) {
       // The returned promise is awaited through settled(); a failure is kept by the journal.
       this.journal.append(line).catch(() => undefined);
@@ -650,50 +667,98 @@ export class FileStore<C extends CollectionMap> {
   }
 
   private async load(initial: () => Snapshot): Promise<boolean> {
-    await this.removeTemporaries();
-    this.low = new Low<SnapshotFile>(new DurableJsonFile<SnapshotFile>(this.path, (text) => parseSnapshot(this.path, text), this.fs), null as never);
-    await this.low.read();
-    const journalText = await readJournal(this.journalPath);
-    const snapshotExists = await exists(this.path);
-    if (!snapshotExists && journalText !== null && journalText.length > 0) {
-      throw new StoreFileError(this.path, `the snapshot is missing but its journal ${this.journalPath} is not empty`);
-    }
-    const file: SnapshotFile = snapshotExists ? this.low.data : initial();
-    this.low.data = null as never;
+    const adapter = new DurableJsonFile<SnapshotFile>(this.path, (bytes) => parseSnapshot(this.path, bytes), this.fs);
+    this.low = new Low<SnapshotFile>(adapter, null as never);
+    // The whole store is read and checked before any file is changed: a store refused is left exactly as found.
+    const stored = await adapter.read();
+    const legacy = stored !== null && stored.version < 3;
+    const journalBytes = await readJournal(this.journalPath);
+    const journal = journalBytes === null ? null : parseJournal(this.journalPath, journalBytes, stored === null || legacy);
+    const archives = await this.archiveFiles();
+    if (stored === null) this.refuseLeftovers(journal, journalBytes, archives);
+    const file: SnapshotFile = stored ?? initial();
+    const { entries, current } = stored === null ? { entries: [], current: false } : this.journalAfter(stored, journal);
     // Collections in the snapshot's order, archived ones included, whatever order the archive names them in.
     for (const name of Object.keys(file.collections)) this.data.set(name, new Map());
-    if (file.archive) await this.openArchive(file.archive);
-    await this.removeStrayArchives();
-    this.fill(file.collections, file.meta, file.seq);
-    let lines = 0;
-    if (journalText) {
-      const { entries, validLength } = parseJournal(this.journalPath, journalText);
-      for (const entry of entries) {
-        if (entry.s <= this.seq) continue;
-        this.seq = entry.s;
-        for (const [c, id, row] of entry.o) this.applyOp(c, id, row ? Object.freeze(row) : null);
-        for (const [k, v] of entry.m ?? []) this.meta.set(k, v);
-        lines += 1;
-      }
+    if (file.archive) await this.openArchive(file.archive, legacy);
+
+    // Checked: now what the snapshot proves was never committed goes, with the
+    // temporary files of writes a crash cut short.
+    await this.removeTemporaries();
+    await this.archive?.cutUncommittedTail();
+    for (const name of archives) if (name !== (file.archive?.file ?? null)) await RowArchive.remove(join(dirname(this.path), name));
+    this.journalGeneration = stored === null || legacy ? 0 : stored.journal!;
+    if (current) {
       // A torn last line was never acknowledged (answers wait for the flush), so it is cut off.
-      if (validLength < Buffer.byteLength(journalText)) await truncateFile(this.journalPath, validLength);
+      if (journal!.validLength < journalBytes!.length) await truncateFile(this.journalPath, journal!.validLength);
+    } else {
+      // A new store, one from before checksums, or a checkpoint stopped between its snapshot and its journal: the
+      // journal is written whole as the one the snapshot expects, so it is never one whose emptying would go unseen.
+      await writeFileDurably(this.journalPath, journalHeader(this.journalGeneration, file.seq) + entries.map((e) => journalLine(e.m ? { s: e.s, o: e.o, m: e.m } : { s: e.s, o: e.o })).join(''), this.fs);
     }
-    this.journal = await Journal.open(this.journalPath, lines, { durable: (count) => void this.undo.splice(0, count), refused: (count) => this.rollBack(count) }, this.fs);
-    if (!snapshotExists) {
+
+    this.fill(file.collections, file.meta, file.seq);
+    for (const entry of entries) {
+      this.seq = entry.s;
+      for (const [c, id, row] of entry.o) this.applyOp(c, id, row ? Object.freeze(row) : null);
+      for (const [k, v] of entry.m ?? []) this.meta.set(k, v);
+    }
+    this.journal = await Journal.open(this.journalPath, entries.length, { durable: (count) => void this.undo.splice(0, count), refused: (count) => this.rollBack(count) }, this.fs);
+    if (stored === null) {
       await this.checkpoint({ rewriteArchive: true });
       return true;
     }
     return false;
   }
 
-  private async openArchive(named: { file: string; length: number }): Promise<void> {
+  /**
+   * The journal's entries after the snapshot `file`, checked against it; `current`
+   * when the journal on disk is the one the snapshot names (else it is rewritten).
+   */
+  private journalAfter(file: SnapshotFile, journal: ParsedJournal | null): { entries: JournalEntry[]; current: boolean } {
+    const snapshot = basename(this.path);
+    if (file.version < 3) {
+      // From before checksums: a journal with no header, or one this build wrote (generation 0) before converting the store.
+      if (journal === null || journal.header === null) return { entries: journal ? entriesAfter(this.journalPath, journal, file.seq) : [], current: false };
+      if (journal.header.journal === 0 && journal.header.after === file.seq) return { entries: entriesAfter(this.journalPath, journal, file.seq), current: true };
+    } else {
+      const expected = file.journal!;
+      if (journal === null) throw new StoreFileError(this.journalPath, `it is missing, but the snapshot ${snapshot} expects journal ${expected} to follow it: its changes would be lost`);
+      if (journal.header === null) throw new StoreFileError(this.journalPath, `line 1 (byte 0) is not the header naming the snapshot the journal follows (the file was emptied, cut or replaced): the snapshot ${snapshot} expects journal ${expected}`);
+      const { journal: generation, after } = journal.header;
+      if (generation === expected && after === file.seq) return { entries: entriesAfter(this.journalPath, journal, file.seq), current: true };
+      // A checkpoint stopped after writing the snapshot, before starting the next journal.
+      if (generation === expected - 1 && after <= file.seq) return { entries: entriesAfter(this.journalPath, journal, file.seq), current: false };
+    }
+    const header = journal.header!;
+    throw new StoreFileError(
+      this.journalPath,
+      `its header (line 1) names journal ${header.journal} following change ${header.after}, but the snapshot ${snapshot} (change ${file.seq}) expects ${file.version < 3 ? 'none' : `journal ${file.journal}`}: the two do not belong together`,
+    );
+  }
+
+  /**
+   * With no snapshot, a new store is started only where nothing would be lost:
+   * no journal with changes and no archive, unless they are what a store being
+   * created left (a journal of generation 0 with no entries).
+   */
+  private refuseLeftovers(journal: ParsedJournal | null, journalBytes: Buffer | null, archives: string[]): void {
+    const creationStopped = journal?.header?.journal === 0 && journal.entries.length === 0;
+    if (creationStopped) return;
+    const parts = [...(journalBytes !== null && journalBytes.length > 0 ? [this.journalPath] : []), ...archives.map((name) => join(dirname(this.path), name))];
+    if (parts.length > 0) {
+      throw new StoreFileError(this.path, `it is missing, but ${parts.join(' and ')} ${parts.length > 1 ? 'hold' : 'holds'} a store's data: restore the snapshot, or move ${parts.length > 1 ? 'them' : 'it'} away to start a new store`);
+    }
+  }
+
+  private async openArchive(named: NonNullable<SnapshotFile['archive']>, legacy: boolean): Promise<void> {
     const match = /\.rows\.(\d+)$/.exec(named.file);
     if (!match || named.file !== basename(this.archivePath(Number(match[1])))) {
       throw new StoreFileError(this.path, `its archive ${JSON.stringify(named.file)} is not one of this store's archive files`);
     }
     this.generation = Number(match[1]);
-    this.archive = await RowArchive.open(this.archivePath(this.generation), named.length, this.fs);
-    this.archive.scan((collection, id, pointer, group) => this.setSlot(collection, id, pointer, group));
+    this.archive = await RowArchive.open(this.archivePath(this.generation), named.length, legacy ? null : named.crc!, this.fs);
+    this.archive?.scan((collection, id, pointer, group) => this.setSlot(collection, id, pointer, group));
   }
 
   /**
@@ -708,13 +773,10 @@ export class FileStore<C extends CollectionMap> {
     }
   }
 
-  /** Archive generations a checkpoint began but never committed. */
-  private async removeStrayArchives(): Promise<void> {
+  /** Names of this store's archive files (`PATH.rows.N`) in its directory. */
+  private async archiveFiles(): Promise<string[]> {
     const prefix = `${basename(this.path)}.rows.`;
-    const current = this.archive ? basename(this.archive.path) : null;
-    for (const name of await readdir(dirname(this.path))) {
-      if (name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)) && name !== current) await RowArchive.remove(join(dirname(this.path), name));
-    }
+    return (await readdir(dirname(this.path))).filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)));
   }
 }
 
@@ -742,68 +804,35 @@ function snapshotShapeProblem(snapshot: Snapshot): string | null {
   return null;
 }
 
-async function exists(path: string): Promise<boolean> {
+async function readJournal(path: string): Promise<Buffer | null> {
   try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function readJournal(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
+    return await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new StoreFileError(path, (error as Error).message);
   }
 }
 
-function parseSnapshot(path: string, text: string): SnapshotFile {
+function parseSnapshot(path: string, bytes: Buffer): SnapshotFile {
+  const check = checkFrame(bytes, 0, bytes.length);
+  if (check === 'damaged') throw new StoreFileError(path, `it does not match its checksum (at byte ${bytes.length - FRAME_SUFFIX_LENGTH}): the file was damaged or edited`);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     throw new StoreFileError(path, `it is not valid JSON (${(error as Error).message})`);
   }
   const s = value as Partial<SnapshotFile>;
   if (!s || typeof s !== 'object' || s.format !== 'understudy-store') throw new StoreFileError(path, 'it is not an understudy store (no "format": "understudy-store")');
-  if (s.version !== 1 && s.version !== 2) throw new StoreFileError(path, `its version ${JSON.stringify(s.version)} is not one this build reads (1 or 2)`);
+  if (s.version !== 1 && s.version !== 2 && s.version !== 3) throw new StoreFileError(path, `its version ${JSON.stringify(s.version)} is not one this build reads (1, 2 or 3)`);
+  if (s.version === 3 && check !== 'ok') throw new StoreFileError(path, 'it has no checksum at its end: the file was damaged or edited');
   if (typeof s.seq !== 'number' || !s.meta || typeof s.meta !== 'object' || !s.collections || typeof s.collections !== 'object') {
     throw new StoreFileError(path, 'its "seq", "meta" or "collections" field is missing or of the wrong type');
   }
-  const archive = s.archive as { file?: unknown; length?: unknown } | null | undefined;
-  if (archive != null && (typeof archive.file !== 'string' || !Number.isSafeInteger(archive.length) || (archive.length as number) < 0)) {
-    throw new StoreFileError(path, 'its "archive" field must name a file and a length');
+  const archive = s.archive as { file?: unknown; length?: unknown; crc?: unknown } | null | undefined;
+  if (archive != null && (typeof archive.file !== 'string' || !Number.isSafeInteger(archive.length) || (archive.length as number) < 0 || (s.version === 3 && !/^[0-9a-f]{8}$/.test(String(archive.crc))))) {
+    throw new StoreFileError(path, 'its "archive" field must name a file, a length and (version 3) a checksum');
   }
+  if (s.version === 3 && !(Number.isSafeInteger(s.journal) && (s.journal as number) > 0)) throw new StoreFileError(path, 'its "journal" field must be the generation of the journal that follows it');
   return s as SnapshotFile;
-}
-
-interface JournalEntry {
-  s: number;
-  o: Op[];
-  m?: Array<[string, unknown]>;
-}
-
-function parseJournal(path: string, text: string): { entries: JournalEntry[]; validLength: number } {
-  const entries: JournalEntry[] = [];
-  let offset = 0;
-  let lineNo = 0;
-  while (offset < text.length) {
-    const end = text.indexOf('\n', offset);
-    if (end === -1) break; // torn tail
-    lineNo += 1;
-    const line = text.slice(offset, end);
-    let entry: JournalEntry;
-    try {
-      entry = JSON.parse(line);
-    } catch (error) {
-      throw new StoreFileError(path, `line ${lineNo} is not valid JSON (${(error as Error).message})`);
-    }
-    if (typeof entry?.s !== 'number' || !Array.isArray(entry.o)) throw new StoreFileError(path, `line ${lineNo} is not a journal entry`);
-    entries.push(entry);
-    offset = end + 1;
-  }
-  return { entries, validLength: Buffer.byteLength(text.slice(0, offset)) };
 }

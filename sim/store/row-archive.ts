@@ -1,5 +1,6 @@
 import { readSync, type PathLike } from 'node:fs';
 import { unlink, type FileHandle } from 'node:fs/promises';
+import { FRAME_SUFFIX_LENGTH, checkFrame, checksum, frame, hex } from './checksum.ts';
 import { StoreFileError } from './store-file-error.ts';
 import { nodeStoreFs, writeAll, type StoreFs } from './store-fs.ts';
 
@@ -27,13 +28,15 @@ const SCAN_CHUNK = 1 << 20;
 const WRITE_BATCH = 4 << 20;
 
 /**
- * The archive: an append-only file of JSON lines, one row each
- * (`{"c":collection,"i":id,"r":row}`, with `"g":group` before `"r"` for rows of
- * grouped collections; `"r":null` deletes), beside the snapshot.
+ * The archive: an append-only file of checksummed JSON lines, one row each
+ * (`{"c":collection,"i":id,"r":row,"crc":…}`, with `"g":group` before `"r"` for
+ * rows of grouped collections; `"r":null` deletes), beside the snapshot.
  * The store keeps only a pointer per archived row and reads the row back when
  * it is asked for, so the rows of ended runs cost memory only while in use.
- * Bytes past the length the snapshot names were never committed and are cut
- * off on open; later versions of a row win over earlier ones.
+ * The snapshot names the committed length and the checksum of those bytes (so
+ * lines removed, repeated or reordered are found too); bytes past it were never
+ * committed. Later versions of a row win over earlier ones. Archives written
+ * before checksums (`framed` false) are read as they are.
  */
 export class RowArchive {
   private readonly fd: number;
@@ -42,13 +45,25 @@ export class RowArchive {
     readonly path: string,
     private readonly handle: FileHandle,
     private length: number,
+    /** CRC-32 of the first `length` bytes. */
+    private crc: number,
+    /** Whether its lines carry checksums (false: written before checksums). */
+    readonly framed: boolean,
+    /** Bytes on disk past `length`: left by a checkpoint that never committed. */
+    private uncommitted: number,
+    /** The checksum the snapshot records for the committed bytes (checked by scan()). */
+    private readonly expected: string | null = null,
   ) {
     // Rows are read synchronously: the store's transactions are synchronous.
     this.fd = handle.fd;
   }
 
-  /** Opens (creating when absent) an archive whose committed part is `length` bytes. */
-  static async open(path: string, length: number, fs: StoreFs = nodeStoreFs): Promise<RowArchive> {
+  /**
+   * Opens an archive whose committed part is `length` bytes with checksum `crc`
+   * (null: an archive from before checksums), changing nothing on disk; scan()
+   * then checks it. Null when it is absent and nothing of it was committed.
+   */
+  static async open(path: string, length: number, crc: string | null, fs: StoreFs = nodeStoreFs): Promise<RowArchive | null> {
     let handle: FileHandle;
     try {
       handle = await fs.open(path, 'r+');
@@ -56,19 +71,36 @@ export class RowArchive {
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
       if (!missing) throw new StoreFileError(path, (error as Error).message);
       if (length > 0) throw new StoreFileError(path, `it is missing, but the snapshot counts ${length} bytes of it`);
-      handle = await fs.open(path, 'w+');
+      return null;
     }
     const { size } = await handle.stat();
     if (size < length) {
       await handle.close();
       throw new StoreFileError(path, `it holds ${size} bytes but the snapshot counts ${length}`);
     }
-    // A checkpoint that stopped before its snapshot was written left these; they were never committed.
-    if (size > length) {
-      await handle.truncate(length);
-      await handle.sync();
-    }
-    return new RowArchive(path, handle, length);
+    return new RowArchive(path, handle, length, 0, crc !== null, size - length, crc);
+  }
+
+  /** A new, empty archive (a checkpoint's new generation), replacing whatever was at `path`. */
+  static async create(path: string, fs: StoreFs = nodeStoreFs): Promise<RowArchive> {
+    return new RowArchive(path, await fs.open(path, 'w+'), 0, 0, true, 0);
+  }
+
+  /**
+   * Cuts off what a checkpoint that never committed left past the committed
+   * length. Only once the whole store has been checked: until then the length
+   * the snapshot names is not known to be right.
+   */
+  async cutUncommittedTail(): Promise<void> {
+    if (this.uncommitted === 0) return;
+    await this.handle.truncate(this.length);
+    await this.handle.sync();
+    this.uncommitted = 0;
+  }
+
+  /** The checksum of the committed bytes, as the snapshot records it. */
+  get checksum(): string {
+    return hex(this.crc);
   }
 
   get size(): number {
@@ -76,8 +108,9 @@ export class RowArchive {
   }
 
   /**
-   * Reads the committed lines in order and hands each row's pointer (or null for a
-   * tombstone) to `visit`, without parsing the rows themselves.
+   * Reads the committed lines in order, checking each line's checksum and that of
+   * the whole, and hands each row's pointer (or null for a tombstone) to `visit`,
+   * without parsing the rows themselves.
    */
   scan(visit: (collection: string, id: string, pointer: RowPointer | null, group: string | null) => void): void {
     // One buffer for the whole scan: a line cut by the chunk's end is moved to its
@@ -96,6 +129,7 @@ export class RowArchive {
       }
       const read = readSync(this.fd, buffer, held, Math.min(buffer.length - held, this.length - position), position);
       if (read === 0) break;
+      this.crc = checksum(buffer.subarray(held, held + read), this.crc);
       position += read;
       const filled = held + read;
       let start = 0;
@@ -108,16 +142,23 @@ export class RowArchive {
       buffer.copy(buffer, 0, start, filled);
       base += start;
     }
-    if (held > 0) throw new StoreFileError(this.path, `its last line (${lineNo + 1}) is incomplete within the committed length`);
+    if (held > 0) throw new StoreFileError(this.path, `its last line (${lineNo + 1}, byte ${base}) is incomplete within the committed length`);
+    if (this.framed && this.checksum !== this.expected) {
+      throw new StoreFileError(this.path, `its ${this.length} committed bytes do not match the checksum the snapshot records: lines were removed, repeated, reordered or changed`);
+    }
   }
 
   private visitLine(buffer: Buffer, start: number, end: number, offset: number, lineNo: number, visit: (collection: string, id: string, pointer: RowPointer | null, group: string | null) => void): void {
+    if (this.framed) {
+      const check = checkFrame(buffer, start, end);
+      if (check !== 'ok') throw new StoreFileError(this.path, `line ${lineNo} (byte ${offset}) ${check === 'damaged' ? 'does not match its checksum' : 'has no checksum'}: the file was damaged or edited`);
+    }
     const mark = buffer.indexOf(ROW_MARK, start);
-    if (mark === -1 || mark > end) throw new StoreFileError(this.path, `line ${lineNo} is not an archived row`);
+    if (mark === -1 || mark > end) throw new StoreFileError(this.path, `line ${lineNo} (byte ${offset}) is not an archived row`);
     const header = this.header(buffer, start, mark, lineNo);
     const rowStart = mark + ROW_MARK.length;
-    // The row's JSON, without the closing brace of the line's object.
-    const rowLength = end - 1 - rowStart;
+    // The row's JSON, without the checksum and closing brace of the line's object.
+    const rowLength = (this.framed ? end - FRAME_SUFFIX_LENGTH : end - 1) - rowStart;
     const isTombstone = rowLength === 4 && buffer.toString('latin1', rowStart, rowStart + 4) === 'null';
     visit(header.c, header.i, isTombstone ? null : encode(offset + (rowStart - start), rowLength), header.g);
   }
@@ -183,6 +224,7 @@ export class RowArchive {
     const writeBatch = async () => {
       const bytes = Buffer.from(parts.join(''));
       await writeAll(this.handle, bytes, this.length, this.path);
+      this.crc = checksum(bytes, this.crc);
       this.length += bytes.length;
       parts = [];
       batchBytes = 0;
@@ -194,7 +236,7 @@ export class RowArchive {
       const rowOffset = offset + Buffer.byteLength(head);
       const rowLength = Buffer.byteLength(body);
       pointers.push(entry.rowText === null ? null : rowLength < SPAN && rowOffset <= MAX_OFFSET ? encode(rowOffset, rowLength) : null);
-      const line = `${head}${body}}\n`;
+      const line = `${frame(`${head}${body}}`)}\n`;
       const lineBytes = Buffer.byteLength(line);
       parts.push(line);
       offset += lineBytes;
@@ -208,7 +250,25 @@ export class RowArchive {
 
   /** Forgets what was appended past `length` (never committed): the next append writes over it. */
   abandon(length: number): void {
-    this.length = Math.min(this.length, length);
+    if (length >= this.length) return;
+    this.crc = this.checksumOfFirst(length);
+    this.length = length;
+  }
+
+  /**
+   * The running checksum of the first `length` bytes, read back from the file: only
+   * a checkpoint that failed needs it, so no checksum is kept per append for it.
+   */
+  private checksumOfFirst(length: number): number {
+    const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(SCAN_CHUNK, length)));
+    let crc = 0;
+    for (let position = 0; position < length; ) {
+      const read = readSync(this.fd, buffer, 0, Math.min(buffer.length, length - position), position);
+      if (read === 0) throw new StoreFileError(this.path, `it ends at byte ${position}, before the ${length} bytes committed`);
+      crc = checksum(buffer.subarray(0, read), crc);
+      position += read;
+    }
+    return crc;
   }
 
   async close(): Promise<void> {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../sim/domain/keys.ts';
 import { startSimulator } from '../helpers/simulator.ts';
 import { removeTempDirs, tempDir, waitFor } from './support.ts';
+import { journalEntries } from '../helpers/journal.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LISTENING = /^understudy listening on http:\/\/(127\.0\.0\.1|0\.0\.0\.0):(\d+)$/;
@@ -96,7 +97,7 @@ describe('understudy serve', () => {
     expect(clock).toEqual({ mode: 'frozen', now: '2026-01-01T00:00:00.000Z' });
 
     expect(await stop(first, 'SIGTERM')).toEqual({ code: 0, signal: null });
-    expect((await stat(`${store}.journal`)).size).toBe(0);
+    expect(journalEntries(await readFile(`${store}.journal`))).toEqual([]);
     const snapshot = await readFile(store, 'utf8');
     expect(snapshot).toContain(accountId);
     for (const secret of secrets) {
@@ -114,7 +115,7 @@ describe('understudy serve', () => {
     const again = await fetch(`${restarted.base}/v1/buyer/key`, { headers: { authorization: `Bearer ${secrets[0]}` } });
     expect(again.status).toBe(200);
     expect(await stop(second, 'SIGINT')).toEqual({ code: 0, signal: null });
-    expect((await stat(`${store}.journal`)).size).toBe(0);
+    expect(journalEntries(await readFile(`${store}.journal`))).toEqual([]);
     expect(second.stderr()).toBe('');
   });
 

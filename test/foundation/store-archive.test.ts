@@ -5,6 +5,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileStore, StoreFileError, type Snapshot } from '../../sim/store/file-store.ts';
 import { removeTempDirs, tempDir } from './support.ts';
+import { frame } from '../../sim/store/checksum.ts';
+import { journalEntries } from '../helpers/journal.ts';
 
 /**
  * The store's archive (sim/store/row-archive.ts): rows of archived collections
@@ -70,13 +72,13 @@ describe('file store: the archive', () => {
     await store.close();
 
     const snapshot = JSON.parse(await readFile(path, 'utf8'));
-    expect(snapshot.version).toBe(2);
+    expect(snapshot.version).toBe(3);
     expect(snapshot.collections).toEqual({ cold: {}, hot: { h: { id: 'h', n: 1 } } });
     expect(snapshot.archive.file).toMatch(/^s\.json\.rows\.\d+$/);
     const archive = await readFile(join(dirname(path), snapshot.archive.file), 'utf8');
     expect(Buffer.byteLength(archive)).toBe(snapshot.archive.length);
-    expect(archive.split('\n')[0]).toBe('{"c":"cold","i":"c0","r":{"id":"c0","n":0,"text":""}}');
-    expect(await readFile(`${path}.journal`, 'utf8')).toBe('');
+    expect(archive.split('\n')[0]).toBe(frame('{"c":"cold","i":"c0","r":{"id":"c0","n":0,"text":""}}'));
+    expect(journalEntries(await readFile(`${path}.journal`, 'utf8'))).toEqual([]);
 
     const again = await open(path);
     expect(stateOf(again)).toEqual(before);
@@ -138,7 +140,7 @@ describe('file store: the archive', () => {
     expect(seen).toEqual([[4], [2, 30]]);
     await store.close();
     const archive = await readFile(join(dirname(path), 's.json.rows.1'), 'utf8');
-    expect(archive.split('\n')[0]).toBe('{"c":"ledger","i":"l1","g":"acct1","r":{"id":"l1","n":1,"owner":"acct1"}}');
+    expect(archive.split('\n')[0]).toBe(frame('{"c":"ledger","i":"l1","g":"acct1","r":{"id":"l1","n":1,"owner":"acct1"}}'));
     const again = await open(path);
     expect(again.group('ledger', 'acct1').map((r) => r.n)).toEqual([4]);
     expect(again.group('ledger', 'acct2').map((r) => r.n)).toEqual([2, 30]);
@@ -212,7 +214,7 @@ describe('file store: the archive', () => {
     expect(expected).toEqual({ meta: { m: 1 }, collections: v1.collections });
     await store.close();
     const converted = JSON.parse(await readFile(path, 'utf8'));
-    expect(converted.version).toBe(2);
+    expect(converted.version).toBe(3);
     expect(converted.collections).toEqual({ cold: {}, hot: { h: { id: 'h', n: 3 } }, ledger: {} });
     const again = await open(path);
     expect(stateOf(again)).toEqual(expected);
