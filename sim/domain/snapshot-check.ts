@@ -15,9 +15,10 @@ import type { Balance } from './records.ts';
 
 /**
  * Levels of nesting of the whole document (its top level is 1). The simulator's
- * own rows sit 6 levels down (store.collections.NAME.ID) and reach about 6
- * more; a request body's nesting is bounded by its validation, so an export
- * never comes near this.
+ * own rows are objects at level 5 (document > store > collections > NAME > row)
+ * and nest about 5 more (an export with runs, events and billing: 9 in all); a
+ * request body's nesting is bounded by its validation, so an export never
+ * comes near this.
  */
 export const MAX_IMPORT_DEPTH = 64;
 
