@@ -1,6 +1,8 @@
 import { createClock, initialClockState, limiterTime, monotonicMs, type ClockMode, type ClockState, type RealTime, wallNowMs } from './runtime/clock.ts';
-import { SeededRandom, type RandomState } from './runtime/random.ts';
+import { fromLegacy, isLegacyRandomState, isRandomState, ratchetStart, SeededRandom, type RandomState } from './runtime/random.ts';
+import { SealingKey } from './runtime/sealing.ts';
 import { FileStore, type Snapshot, type StoreFs, type StoreWriteError } from './store/file-store.ts';
+import { readSealingKey, secretsPathOf, writeSealingKey } from './store/secrets-file.ts';
 import { STORE_LAYOUT, type Collections } from './domain/collections.ts';
 import { transact, type Deps } from './domain/context.ts';
 import type { Environment, Job } from './domain/records.ts';
@@ -13,6 +15,7 @@ import { buildListingFixtures } from '../fixtures/listings/index.ts';
 import { registerJobHandlers } from './domain/job-handlers.ts';
 import { sendWebhook, type WebhookSender } from './runtime/webhook-sender.ts';
 import { errors } from './domain/errors.ts';
+import { checkSnapshotDocument } from './domain/snapshot-check.ts';
 import { LIMITS } from './domain/rate-limits.ts';
 
 export interface SimulatorSnapshot {
@@ -42,7 +45,7 @@ export interface SimulatorOptions {
   storeFs?: StoreFs;
 }
 
-/** A new store's contents: the catalog fixtures and the generator's seed; no accounts. */
+/** A new store's contents: the catalog fixtures and the generator's first state (never the seed itself); no accounts. */
 export function initialSnapshot(seed: string, clock: ClockState): Snapshot {
   const listings: Record<string, Collections['listings']> = {};
   const versions: Record<string, Collections['versions']> = {};
@@ -50,8 +53,7 @@ export function initialSnapshot(seed: string, clock: ClockState): Snapshot {
     listings[listing.id] = listing;
     versions[version.id] = version;
   }
-  const random: RandomState = { seed, counter: 0 };
-  return { format: 'understudy-store', version: 1, seq: 0, meta: { random, clock }, collections: { listings, versions } };
+  return { format: 'understudy-store', version: 1, seq: 0, meta: { random: ratchetStart(seed), clock }, collections: { listings, versions } };
 }
 
 /**
@@ -68,6 +70,8 @@ export class Simulator {
 
   private constructor(
     readonly deps: Deps,
+    /** The seed this process was started with or last reset to: the store does not keep it (docs/decisions.md, Threat model). */
+    private seed: string,
     readonly created: boolean,
     readonly limitsOn: boolean,
     readonly controlToken: string | null,
@@ -95,15 +99,25 @@ export class Simulator {
   static async open(options: SimulatorOptions): Promise<Simulator> {
     const mode = options.clock ?? 'realtime';
     const seed = String(options.seed ?? 1);
+    const secretsPath = secretsPathOf(options.storePath);
+    // Read before the store is opened: a file that is not one is refused before anything is written.
+    const keptKey = await readSealingKey(secretsPath);
     const { store, created } = await FileStore.open<Collections>(options.storePath, () => initialSnapshot(seed, initialClockState(mode)), STORE_LAYOUT, { fs: options.storeFs });
     // The store remembers simulated time; a restart continues from it in the mode asked for.
     const saved = store.getMeta<ClockState>('clock') ?? initialClockState(mode);
     const savedNow = saved.mode === 'frozen' ? saved.valueMs : wallNowMs() + saved.valueMs;
     const clock = createClock(mode === 'frozen' ? { mode, valueMs: savedNow } : { mode, valueMs: Math.max(0, savedNow - wallNowMs()) });
-    const random = new SeededRandom(store.getMeta<RandomState>('random') ?? { seed, counter: 0 });
-    const deps: Deps = { clock, random, store, env: options.env ?? 'test' };
+    // A new store's key is its seed's (a PATH.secrets left by an earlier store at this path is
+    // replaced). An existing store without its PATH.secrets (a shared copy, or one from before
+    // the sidecar) gets the key it kept itself before the sidecar existed, else this seed's.
+    const legacyKey = store.getMeta<unknown>('sealingKey');
+    const sealing = new SealingKey(created ? SealingKey.fromSeed(seed) : (keptKey ?? (typeof legacyKey === 'string' ? legacyKey : SealingKey.fromSeed(seed))));
+    if (sealing.text !== keptKey) await writeSealingKey(secretsPath, sealing.text);
+    const random = new SeededRandom(generatorState(store.getMeta('random'), seed));
+    await dropStoredSecrets(store, random.snapshot());
+    const deps: Deps = { clock, random, sealing, store, env: options.env ?? 'test' };
     for (const balance of store.all('balances')) assertBalanceInvariant(balance);
-    return new Simulator(deps, created, options.limits ?? true, options.controlToken ?? null, options.send ?? sendWebhook, options.realTime ?? monotonicMs, {
+    return new Simulator(deps, seed, created, options.limits ?? true, options.controlToken ?? null, options.send ?? sendWebhook, options.realTime ?? monotonicMs, {
       maxJobsPerAdvance: options.maxJobsPerAdvance,
     });
   }
@@ -153,12 +167,19 @@ export class Simulator {
     transact(this.deps, (tx) => tx.setMeta('clock', this.deps.clock.snapshot()));
   }
 
+  /** A reset is a new store of `seed` (or of the seed this process last had): same generator, same sealing key. */
   async reset(seed?: string | number): Promise<void> {
-    const nextSeed = String(seed ?? this.deps.random.snapshot().seed);
+    const nextSeed = String(seed ?? this.seed);
     const clockState = initialClockState(this.deps.clock.mode);
     await this.deps.store.replaceAll(initialSnapshot(nextSeed, clockState));
+    const sealingKey = SealingKey.fromSeed(nextSeed);
+    if (sealingKey !== this.deps.sealing.text) {
+      await writeSealingKey(secretsPathOf(this.deps.store.path), sealingKey);
+      this.deps.sealing.replace(sealingKey);
+    }
+    this.seed = nextSeed;
     this.deps.clock.restore(clockState);
-    this.deps.random.restore({ seed: nextSeed, counter: 0 });
+    this.deps.random.restore(ratchetStart(nextSeed));
     this.telemetry.clear();
     this.windows.clear();
     this.scheduler.rebuild();
@@ -173,26 +194,19 @@ export class Simulator {
 
   /**
    * PUT /sim/snapshot: replaces the whole state with an exported one, durably.
-   * The document is checked first (shape and the ledger invariant); a bad one
-   * changes nothing.
+   * The whole document is checked first (sim/domain/snapshot-check.ts); a bad
+   * one changes nothing. The sealing key stays this simulator's: an import
+   * brings state, never keyed material (a sealing key in a document from
+   * before the sidecar is dropped), so the imported destinations and monitors
+   * sign with secrets nobody was shown (docs/decisions.md, Threat model).
    */
   async importSnapshot(doc: SimulatorSnapshot): Promise<void> {
-    if (doc?.format !== 'understudy-snapshot' || doc.version !== 1 || !doc.store || doc.store.format !== 'understudy-store') {
-      throw errors.invalidInput('body: not an understudy snapshot (format "understudy-snapshot", version 1, with a store).');
-    }
-    const nowMs = Date.parse(doc.clock?.now ?? '');
-    if (!Number.isFinite(nowMs)) throw errors.invalidInput("body: 'clock.now' must be an ISO date-time.");
-    const collections = doc.store.collections ?? {};
-    for (const balance of Object.values(collections.balances ?? {})) {
-      try {
-        assertBalanceInvariant(balance as never);
-      } catch (error) {
-        throw errors.invalidInput(`body: ${(error as Error).message}`);
-      }
-    }
-    const random = (doc.store.meta?.random as RandomState | undefined) ?? { seed: '1', counter: 0 };
+    checkSnapshotDocument(doc);
+    const nowMs = Date.parse(doc.clock.now);
+    const random = generatorState(doc.store.meta.random, this.seed);
     const clockState: ClockState = this.deps.clock.mode === 'frozen' ? { mode: 'frozen', valueMs: nowMs } : { mode: 'realtime', valueMs: nowMs - wallNowMs() };
-    await this.deps.store.replaceAll({ ...doc.store, meta: { ...doc.store.meta, clock: clockState } });
+    const { sealingKey: _dropped, ...meta } = doc.store.meta;
+    await this.deps.store.replaceAll({ ...doc.store, meta: { ...meta, random, clock: clockState } });
     this.deps.clock.restore(clockState);
     this.deps.random.restore(random);
     this.telemetry.restore((doc.store.meta?.telemetry as TelemetryState | undefined) ?? { requests: [], keyUsage: {} });
@@ -206,4 +220,31 @@ export class Simulator {
     this.stopTicking?.();
     return this.deps.store.close();
   }
+}
+
+/**
+ * The generator's state from what a store or snapshot holds: the ratchet state,
+ * a pre-ratchet `{ seed, counter }` converted (docs/decisions.md, Threat model),
+ * or the start of `seed`'s stream when there is none.
+ */
+function generatorState(stored: unknown, seed: string): RandomState {
+  if (isRandomState(stored)) return { state: stored.state, counter: stored.counter };
+  if (isLegacyRandomState(stored)) return fromLegacy(stored);
+  return ratchetStart(seed);
+}
+
+/**
+ * Takes what used to reveal secrets out of a store from before the ratchet and
+ * the sidecar (the seed in `meta.random`, `meta.sealingKey`, the latter already
+ * kept in PATH.secrets), then checkpoints, so that the snapshot file is rewritten
+ * and the journal, whose lines each carried the seed, is cut.
+ */
+async function dropStoredSecrets(store: FileStore<Collections>, random: RandomState): Promise<void> {
+  if (!isLegacyRandomState(store.getMeta('random')) && store.getMeta('sealingKey') == null) return;
+  store.transact((tx) => {
+    tx.setMeta('random', random);
+    // Stored as null until the checkpoint below writes a snapshot without it.
+    tx.setMeta('sealingKey', undefined);
+  });
+  await store.checkpoint();
 }

@@ -73,11 +73,11 @@ function sorted(deps: Deps, listings: Listing[], sort: 'newest' | 'name' | 'pric
 
 /**
  * Cursors are opaque: an offset bound to the sort and the filters, signed with
- * a secret derived from the store's seed, so a malformed, altered or foreign
+ * a secret derived from the store's sealing key, so a malformed, altered or foreign
  * cursor (other sort, other filters, other simulator) is refused with 400.
  */
 function cursorSecret(deps: Deps): string {
-  return `understudy-cursor:${deps.random.snapshot().seed}`;
+  return deps.sealing.derive('catalog-cursor');
 }
 
 function filterFingerprint(sort: string, query: CatalogQuery): string {
@@ -154,11 +154,11 @@ function cachedReferencePrice(deps: Deps, listing: Listing, profile: Profile | u
  * An object that stays the same while nothing the public catalog shows can have
  * changed: the same listing rows and the same version rows (compared by identity,
  * in store order, so a row replaced, added or removed makes a new generation), and
- * the same seed (cursors are signed with it). A cache of catalog answers is valid
- * while this is the object it was filled under.
+ * the same cursor secret (cursors are signed with it). A cache of catalog answers is
+ * valid while this is the object it was filled under.
  */
 interface CatalogGeneration {
-  seed: string;
+  cursorSecret: string;
   listings: Listing[];
   versions: ListingVersion[];
 }
@@ -174,10 +174,10 @@ const sameRows = <T>(a: readonly T[], b: readonly T[]) => {
 export function catalogGeneration(deps: Deps): object {
   const listings = deps.store.all('listings');
   const versions = deps.store.all('versions');
-  const seed = deps.random.snapshot().seed;
+  const secret = cursorSecret(deps);
   const last = generations.get(deps);
-  if (last && last.seed === seed && sameRows(listings, last.listings) && sameRows(versions, last.versions)) return last;
-  const next: CatalogGeneration = { seed, listings, versions };
+  if (last && last.cursorSecret === secret && sameRows(listings, last.listings) && sameRows(versions, last.versions)) return last;
+  const next: CatalogGeneration = { cursorSecret: secret, listings, versions };
   generations.set(deps, next);
   return next;
 }

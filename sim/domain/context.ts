@@ -1,5 +1,6 @@
 import type { Clock } from '../runtime/clock.ts';
 import type { SeededRandom } from '../runtime/random.ts';
+import type { SealingKey } from '../runtime/sealing.ts';
 import type { FileStore, Tx } from '../store/file-store.ts';
 import type { Collections } from './collections.ts';
 import type { Environment } from './records.ts';
@@ -11,6 +12,8 @@ export type Store = FileStore<Collections>;
 export interface Deps {
   clock: Clock;
   random: SeededRandom;
+  /** Keyed material kept out of the store (PATH.secrets): what secrets are sealed with. */
+  sealing: SealingKey;
   store: Store;
   env: Environment;
 }

@@ -3,7 +3,7 @@ import { iso, transact, type Deps, type StoreTx } from './context.ts';
 import { schedule, unschedule } from './jobs.ts';
 import { notify } from './notifications.ts';
 import type { DeliveryAttempt, DeliveryRecord, DestinationRecord, MonitorEventRecord, MonitorRecord } from './records.ts';
-import { derivedSecret, sealingKey, signPayload } from './signing.ts';
+import { derivedSecret, signPayload } from './signing.ts';
 import { addressPolicy } from './webhook-address.ts';
 
 /**
@@ -79,9 +79,8 @@ export function cancelDeliveries(deps: Deps, tx: StoreTx, match: (d: DeliveryRec
   return cancelled;
 }
 
-function signingSecretFor(deps: Deps, tx: StoreTx, delivery: DeliveryRecord): string {
-  const key = sealingKey(deps, tx);
-  return delivery.destinationId ? derivedSecret(key, 'destination', delivery.destinationId) : derivedSecret(key, 'monitor', delivery.monitorId!);
+function signingSecretFor(deps: Deps, delivery: DeliveryRecord): string {
+  return delivery.destinationId ? derivedSecret(deps, 'destination', delivery.destinationId) : derivedSecret(deps, 'monitor', delivery.monitorId!);
 }
 
 export function signedHeaders(deps: Deps, secret: string, deliveryId: string, body: string): Record<string, string> {
@@ -133,7 +132,7 @@ export function prepareAttempt(deps: Deps, deliveryId: string): PreparedAttempt 
   if (!delivery || delivery.state !== 'pending') return null;
   const url = delivery.destinationId ? deps.store.get('destinations', delivery.destinationId)?.url : delivery.webhookUrl;
   if (!url) return null;
-  const secret = transact(deps, (tx) => signingSecretFor(deps, tx, delivery));
+  const secret = signingSecretFor(deps, delivery);
   const headers = signedHeaders(deps, secret, delivery.id, delivery.body);
   return { deliveryId, request: { url, headers, body: delivery.body, timeoutMs: ANSWER_TIMEOUT_MS, addressPolicy: addressPolicy(deps.env) } };
 }

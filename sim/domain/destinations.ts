@@ -3,7 +3,7 @@ import { iso, transact, type Deps } from './context.ts';
 import { ANSWER_TIMEOUT_MS, cancelDeliveries, judge, signedHeaders } from './deliveries.ts';
 import { errors } from './errors.ts';
 import type { DestinationRecord } from './records.ts';
-import { derivedSecret, sealingKey } from './signing.ts';
+import { derivedSecret } from './signing.ts';
 import { addressPolicy } from './webhook-address.ts';
 import { webhookUrlProblem } from './webhook-url.ts';
 
@@ -58,7 +58,7 @@ export function createDestination(deps: Deps, accountId: string, input: { url: s
       chatCode: null,
     };
     tx.put('destinations', destination);
-    return { destination, signingSecret: derivedSecret(sealingKey(deps, tx), 'destination', destination.id) };
+    return { destination, signingSecret: derivedSecret(deps, 'destination', destination.id) };
   });
 }
 
@@ -91,7 +91,7 @@ export async function verifyDestination(deps: Deps, send: WebhookSender, id: str
       return { destination: next, chatCode: code };
     });
   }
-  const { challenge, deliveryId, secret } = transact(deps, (tx) => ({ challenge: deps.random.hex(16), deliveryId: deps.random.uuid(), secret: derivedSecret(sealingKey(deps, tx), 'destination', id) }));
+  const { challenge, deliveryId, secret } = transact(deps, (tx) => ({ challenge: deps.random.hex(16), deliveryId: deps.random.uuid(), secret: derivedSecret(deps, 'destination', id) }));
   const body = JSON.stringify({ type: 'service.destination.verification', destinationId: id, challenge });
   const result = await send({ url: d.url, headers: signedHeaders(deps, secret, deliveryId, body), body, timeoutMs: ANSWER_TIMEOUT_MS, addressPolicy: addressPolicy(deps.env) });
   return transact(deps, (tx) => {

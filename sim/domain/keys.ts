@@ -7,6 +7,7 @@ import { sub, gte } from './money.ts';
 import { SCOPES, type Account, type ApiKeyRecord, type Environment, type Scope } from './records.ts';
 import type { Telemetry } from './telemetry.ts';
 import { schedule } from './jobs.ts';
+import { sealedToken } from './signing.ts';
 
 /** Spec part 5: key format, creation rules, status and the key object of 2.3. */
 
@@ -97,7 +98,7 @@ export function createKey(deps: Deps, accountId: string, input: CreateKeyInput):
     if (own.filter((k) => keyStatus(k, now) === 'active').length >= MAX_ACTIVE_KEYS) {
       throw errors.conflict(`This account already has ${MAX_ACTIVE_KEYS} active keys. Revoke one first.`);
     }
-    const secret = KEY_PREFIX[deps.env] + deps.random.token(32);
+    const secret = KEY_PREFIX[deps.env] + sealedToken(deps, 'key');
     const id = deps.random.uuid();
     const key: ApiKeyRecord = {
       id,

@@ -5,7 +5,7 @@ import { deliveryView } from './deliveries.ts';
 import { errors } from './errors.ts';
 import { scheduleTick, tickInTx } from './monitor-engine.ts';
 import type { ApiKeyRecord, MonitorRecord, MonitorRule, MonitorTrigger } from './records.ts';
-import { derivedSecret, sealingKey } from './signing.ts';
+import { derivedSecret } from './signing.ts';
 import { webhookUrlProblem } from './webhook-url.ts';
 
 /** Monitors (spec 2.13, 3.6, 4.10–4.13). */
@@ -134,7 +134,7 @@ export function createMonitor(deps: Deps, creator: Creator, body: CreateMonitorB
     tickInTx(deps, tx, monitor.id);
     const created = tx.get('monitors', monitor.id)!;
     scheduleTick(deps, tx, created);
-    const webhookSecret = body.webhookUrl ? derivedSecret(sealingKey(deps, tx), 'monitor', monitor.id) : null;
+    const webhookSecret = body.webhookUrl ? derivedSecret(deps, 'monitor', monitor.id) : null;
     return { monitor: created, webhookSecret, replayed: false };
   });
 }

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Deps, StoreTx } from './context.ts';
+import type { Deps } from './context.ts';
 
 /**
  * Webhook signatures (spec 6.2): v1= + hex HMAC-SHA256 of
@@ -16,19 +16,21 @@ export function signatureMatches(secret: string, timestamp: string, eventId: str
 }
 
 /**
- * Signing secrets are shown once and never stored: each is derived from a
- * per-store sealing key and the owner's id, the way a service keeps them
- * encrypted at rest. Revoking a destination destroys its secret for good
- * because a revoked destination is never signed for again.
+ * Signing secrets are shown once and never stored: each is an HMAC of the
+ * owner's id under the sealing key, which is kept out of the store
+ * (docs/decisions.md, Threat model), the way a service keeps them encrypted at
+ * rest. Revoking a destination destroys its secret for good because a revoked
+ * destination is never signed for again.
  */
-export function sealingKey(deps: Deps, tx: StoreTx): string {
-  const existing = tx.getMeta<string>('sealingKey');
-  if (existing) return existing;
-  const key = deps.random.hex(32);
-  tx.setMeta('sealingKey', key);
-  return key;
+export function derivedSecret(deps: Pick<Deps, 'sealing'>, purpose: 'destination' | 'monitor', id: string): string {
+  return `whsec_${deps.sealing.mac(`${purpose}:${id}`).toString('base64url')}`;
 }
 
-export function derivedSecret(sealKey: string, purpose: 'destination' | 'monitor', id: string): string {
-  return `whsec_${createHmac('sha256', sealKey).update(`${purpose}:${id}`).digest('base64url')}`;
+/**
+ * A new key secret's 43 base64url characters: the generator's next 32 bytes
+ * sealed with the sealing key. The store's ratchet state alone cannot be run
+ * back to the bytes, and the bytes alone (were they known) give nothing without the key.
+ */
+export function sealedToken(deps: Pick<Deps, 'sealing' | 'random'>, purpose: 'key'): string {
+  return deps.sealing.mac(`${purpose}:`, deps.random.bytes(32)).toString('base64url');
 }

@@ -2,42 +2,90 @@ import { createHash } from 'node:crypto';
 
 /**
  * The seeded generator: the only source of randomness in the simulator.
- * A SHA-256 counter-mode stream keyed by the seed, so that the same seed and the
- * same sequence of draws give the same ids, secrets and cursors on any machine.
- * The counter is part of the persisted state, so a restarted simulator continues
- * the stream instead of repeating it.
+ * A one-way ratchet (docs/decisions.md, Threat model): the state starts as a
+ * hash of the seed; each step outputs H(state ‖ "out") and moves to
+ * H(state ‖ "next"). The store keeps only the current state and the number of
+ * steps taken, never the seed, so what a store holds cannot be run backwards
+ * to the bytes already drawn (ids, and the key secrets mixed from them), while
+ * the same seed and the same draws still give the same bytes on any machine,
+ * and a restarted simulator continues the stream instead of repeating it.
  */
 export interface RandomState {
+  /** The ratchet's current state, 64 hex digits. */
+  state: string;
+  /** Steps taken since the seed (a position, for diagnosis; it derives nothing). */
+  counter: number;
+}
+
+/** What stores written before the ratchet kept: the seed itself and a counter (converted on open). */
+export interface LegacyRandomState {
   seed: string;
   counter: number;
 }
 
+const STATE_PATTERN = /^[0-9a-f]{64}$/;
+const isCounter = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+export const isRandomState = (value: unknown): value is RandomState =>
+  typeof value === 'object' && value !== null && STATE_PATTERN.test(String((value as RandomState).state)) && isCounter((value as RandomState).counter);
+
+export const isLegacyRandomState = (value: unknown): value is LegacyRandomState =>
+  typeof value === 'object' && value !== null && typeof (value as LegacyRandomState).seed === 'string' && isCounter((value as LegacyRandomState).counter);
+
+/** SHA-256 of NUL-separated parts, so that no two part lists hash the same text. */
+function digest(...parts: Array<string | Buffer>): Buffer {
+  const hash = createHash('sha256');
+  parts.forEach((part, i) => {
+    if (i > 0) hash.update('\0');
+    hash.update(part);
+  });
+  return hash.digest();
+}
+
+/** The state a new store (or a reset) starts from. */
+export function ratchetStart(seed: string): RandomState {
+  return { state: digest('understudy-ratchet', seed).toString('hex'), counter: 0 };
+}
+
+/**
+ * A pre-ratchet position as a ratchet state: a hash of seed and counter, so the
+ * converted store no longer holds the seed and the same old store converts the
+ * same way every time. Secrets the old stream drew stay derivable from copies of
+ * the old files; nothing in the new ones helps.
+ */
+export function fromLegacy(legacy: LegacyRandomState): RandomState {
+  return { state: digest('understudy-ratchet-legacy', legacy.seed, String(legacy.counter)).toString('hex'), counter: legacy.counter };
+}
+
 export class SeededRandom {
-  private buffer = Buffer.alloc(0);
-  constructor(private state: RandomState) {}
+  private state!: Buffer;
+  private counter!: number;
+
+  constructor(state: RandomState) {
+    this.restore(state);
+  }
 
   snapshot(): RandomState {
-    return { ...this.state };
+    return { state: this.state.toString('hex'), counter: this.counter };
   }
 
   restore(state: RandomState): void {
-    this.state = { ...state };
-    this.buffer = Buffer.alloc(0);
+    this.state = Buffer.from(state.state, 'hex');
+    this.counter = state.counter;
   }
 
   bytes(length: number): Buffer {
-    // Each draw starts on a fresh block so a draw's bytes depend only on the
-    // counter, which is what the store persists.
+    // Each draw starts on a fresh step, so a draw's bytes depend only on the state the store persists.
     const blocks: Buffer[] = [];
     let have = 0;
     while (have < length) {
-      const block = createHash('sha256').update(`${this.state.seed}:${this.state.counter}`).digest();
-      this.state.counter += 1;
+      const block = digest(this.state, 'out');
+      this.state = digest(this.state, 'next');
+      this.counter += 1;
       blocks.push(block);
       have += block.length;
     }
-    this.buffer = Buffer.concat(blocks);
-    return this.buffer.subarray(0, length);
+    return Buffer.concat(blocks).subarray(0, length);
   }
 
   uuid(): string {
@@ -46,11 +94,6 @@ export class SeededRandom {
     b[8] = (b[8] & 0x3f) | 0x80;
     const h = b.toString('hex');
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-  }
-
-  /** base64url text of `byteLength` random bytes (32 bytes give 43 characters). */
-  token(byteLength: number): string {
-    return Buffer.from(this.bytes(byteLength)).toString('base64url');
   }
 
   hex(byteLength: number): string {

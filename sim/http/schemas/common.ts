@@ -4,6 +4,12 @@ import { Type, type Static, type TSchema } from './json-schema.ts';
 /** Any case on the way in; sim/http/canonical-ids.ts hands handlers the lowercase form of every value validated as one. */
 export const Uuid = Type.String({ format: 'uuid' });
 export const Amount = Type.String({ pattern: '^(0|[1-9][0-9]*)$' });
+/**
+ * An amount a request sends, `/sim` included: at most 78 digits, the bound spec
+ * 4.11 gives its amounts (a 256-bit integer has 78), so no request can store
+ * an amount no chain could hold, or a 200,000-digit one.
+ */
+export const AmountInput = Type.String({ pattern: '^(0|[1-9][0-9]{0,77})$' });
 export const DateTime = Type.String({ format: 'date-time' });
 export const ContractHash = Type.String({ pattern: '^[a-f0-9]{64}$' });
 export const IdempotencyKey = Type.String({ minLength: 8, maxLength: 128, pattern: '^[a-zA-Z0-9_-]+$' });

@@ -1,10 +1,10 @@
 import { Type } from './json-schema.ts';
-import { DateTime, IdempotencyKey, Nullable, Uuid } from './common.ts';
+import { AmountInput, DateTime, IdempotencyKey, Nullable, Uuid } from './common.ts';
 import { RULE_EVENTS } from '../../domain/monitor-rules.ts';
 
 /** Spec 4.10–4.12: monitor creation, rule objects and triggers, no additional properties anywhere. */
 const Id = Type.String({ pattern: '^[a-z][a-z0-9-]{0,39}$' });
-const AtomicMin = Type.String({ pattern: '^(0|[1-9][0-9]{0,77})$' });
+const AtomicMin = AmountInput;
 const Addr = Type.String({ minLength: 1, maxLength: 100 });
 const events = (type: keyof typeof RULE_EVENTS, max: number) =>
   Type.Optional(Type.Array(Type.String({ enum: RULE_EVENTS[type] }), { minItems: 1, maxItems: max, uniqueItems: true }));

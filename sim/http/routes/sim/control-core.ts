@@ -9,7 +9,7 @@ import type { Profile } from '../../../domain/catalog-types.ts';
 import { historyOf } from '../../../domain/ledger.ts';
 import type { Simulator } from '../../../simulator.ts';
 import { JSON_TYPE } from '../../answer-cache.ts';
-import { Amount, IdParams, Uuid } from '../../schemas/common.ts';
+import { AmountInput, IdParams, Uuid } from '../../schemas/common.ts';
 import { ProfileSchema, Scope } from '../../schemas/key.ts';
 
 /** Control API, contract section 2: reset, clock, accounts, deposits, keys, faults, the request log. */
@@ -24,7 +24,7 @@ const AdvanceBody = Type.Union([
 const CreateKeyBody = Type.Object(
   {
     profile: ProfileSchema,
-    spendLimitAtomic: Amount,
+    spendLimitAtomic: AmountInput,
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     scopes: Type.Optional(Type.Array(Scope, { minItems: 1, maxItems: 7 })),
     expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 90 })),
@@ -100,7 +100,7 @@ export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
   });
 
   app.post('/sim/accounts/:id/deposits', {
-    schema: { ...hide, params: IdParams, body: Type.Object({ profile: ProfileSchema, amountAtomic: Amount }, { additionalProperties: false }) },
+    schema: { ...hide, params: IdParams, body: Type.Object({ profile: ProfileSchema, amountAtomic: AmountInput }, { additionalProperties: false }) },
     handler: async (request, reply) => {
       const { profile, amountAtomic } = request.body as { profile: Profile; amountAtomic: string };
       const balance = depositTo(deps, (request.params as { id: string }).id, profile, amountAtomic);

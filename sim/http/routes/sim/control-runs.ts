@@ -7,7 +7,7 @@ import type { ScriptBody } from '../../../domain/run-plan.ts';
 import { setListingActive } from '../../../domain/listings-admin.ts';
 import { platformQueue, setPlatformQueueBound } from '../../../domain/platform-queue.ts';
 import type { Simulator } from '../../../simulator.ts';
-import { Amount, IdParams, Uuid } from '../../schemas/common.ts';
+import { AmountInput, IdParams, Uuid } from '../../schemas/common.ts';
 
 /** Control API for runs, listings and the platform queue (contract section 2). */
 const hide = { hide: true, tags: ['control'] };
@@ -17,7 +17,7 @@ const ScriptSchema = Type.Object(
     outcome: Type.String({ enum: ['succeeded', 'partial', 'failed'] }),
     rpcCalls: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
     unconfirmedRpcCalls: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
-    modelCostAtomic: Type.Optional(Amount),
+    modelCostAtomic: Type.Optional(AmountInput),
     durationSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
     failure: Type.Optional(Type.String({ enum: ['platform', 'research'] })),
     coverageGaps: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 10 })),
