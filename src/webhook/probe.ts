@@ -88,7 +88,7 @@ export async function probeReceiver(url: string, secret: string, now: number | C
   const repeat = await post(url, signDelivery(secret, validId, nowSeconds, validBody), validBody);
   check(
     'repeated event id',
-    `the valid delivery again, same event id ${validId}, freshly signed as a retry is, ${signedAt()}`,
+    `the valid delivery again (same event id ${validId}), signed with your secret afresh as a retry is, ${signedAt()}`,
     '2xx within 5 s (a retry is acknowledged)',
     repeat,
     is2xx(repeat),
