@@ -92,7 +92,7 @@ describe('README walk', () => {
     const acceptance = JSON.parse(await readFile(join(scratch, 'acceptance.json'), 'utf8'));
     expect(acceptance).toMatchObject({ run: { quoteId: quote![1], status: 'queued' }, reservation: { quoteId: quote![1] } });
     expect(stdout).toContain(`"run":{"id":"${acceptance.run.id}","status":"succeeded"`);
-    expect(stdout).toMatch(/"destination":\{[^]*?"state":"verified"/);
+    expect(stdout).toMatch(new RegExp(`"destination":\\{"id":"[0-9a-f-]{36}","url":"http://127\\.0\\.0\\.1:${receiver}/hooks","kind":"https","state":"verified"`));
     expect(stdout).toContain('7 passed, 0 failed');
 
     // The receiver judged by the simulator's clock, and the walk's last block stopped it and the simulator.
