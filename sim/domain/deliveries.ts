@@ -94,12 +94,35 @@ export function signedHeaders(deps: Deps, secret: string, deliveryId: string, bo
   };
 }
 
+/**
+ * The reason a refusing receiver names in a small JSON body ({ error: { code,
+ * message } }, { error } or { message }), on one short line: a bare status
+ * leaves the owner guessing which of spec 6.2's rules the receiver applied.
+ */
+function refusalReason(body: string): string | null {
+  if (body.length > 4096) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (!parsed || typeof parsed !== 'object') return null;
+  const { error, message } = parsed as { error?: unknown; message?: unknown };
+  const parts = error && typeof error === 'object' ? [(error as { code?: unknown }).code, (error as { message?: unknown }).message] : [error, message];
+  const words = parts.filter((p): p is string => typeof p === 'string' && p.trim() !== '').join(': ');
+  return words ? words.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 200) : null;
+}
+
 /** Turns an answer into an attempt record; `final` when no retry may follow. */
 export function judge(result: WebhookResult, attempt: number, at: string, accept: (body: string) => string | null = () => null): DeliveryAttempt & { final: boolean } {
   if (result.kind === 'refused') return { at, attempt, outcome: 'refused', httpStatus: null, error: result.error, final: true };
   if (result.kind === 'failed') return { at, attempt, outcome: 'failed', httpStatus: null, error: result.error, final: false };
   if (result.status >= 300 && result.status < 400) return { at, attempt, outcome: 'failed', httpStatus: result.status, error: 'redirect-not-followed', final: true };
-  if (result.status < 200 || result.status >= 300) return { at, attempt, outcome: 'failed', httpStatus: result.status, error: `http-${result.status}`, final: false };
+  if (result.status < 200 || result.status >= 300) {
+    const reason = refusalReason(result.body);
+    return { at, attempt, outcome: 'failed', httpStatus: result.status, error: reason ? `http-${result.status}: ${reason}` : `http-${result.status}`, final: false };
+  }
   const problem = accept(result.body);
   return problem ? { at, attempt, outcome: 'failed', httpStatus: result.status, error: problem, final: true } : { at, attempt, outcome: 'delivered', httpStatus: result.status, error: null, final: true };
 }

@@ -1,7 +1,7 @@
 import { UsageError } from './args.ts';
 import { serveCommand } from './serve.ts';
 
-/** argv → tui | serve | scenario | webhook listen. */
+/** argv → tui | serve | scenario | webhook listen | webhook probe. */
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   tui: async (argv) => (await import('./tui.ts')).tuiCommand(argv),
   serve: serveCommand,
@@ -14,6 +14,7 @@ const USAGE = `Usage: understudy [tui|serve|scenario|webhook] [flags]
   serve              the simulator alone, headless
   scenario FILE...   run scenario files headless
   webhook listen     a local receiver for signed webhook deliveries
+  webhook probe URL  checks your receiver against spec 6.2's receiver rules
 Run a command with --help for its flags.
 `;
 

@@ -27,7 +27,7 @@ export async function loadScenario(file: string) {
 }
 
 export async function scenarioCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseFlags(argv, FLAGS);
+  const { flags, positionals } = parseFlags(argv, FLAGS, { positionals: 'FILE...' });
   if (flags.help) {
     process.stdout.write(helpText('Usage: npm run scenario -- FILE... [--json]', FLAGS));
     return 0;

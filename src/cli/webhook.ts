@@ -1,29 +1,42 @@
+import { clockFrom, README_SIM_URL, simUrlOf, WALL_CLOCK } from '../webhook/clock.ts';
 import { createReceiver } from '../webhook/receiver.ts';
 import { probeReceiver } from '../webhook/probe.ts';
 import { helpText, parseFlags, portOf, UsageError, type FlagSpec } from './args.ts';
 
 /** understudy webhook listen | probe. */
+
+function simUrlFlag(what: string): FlagSpec {
+  return {
+    name: 'sim-url',
+    value: 'URL',
+    help: `${what}; '${WALL_CLOCK}' for the wall clock. Default: $UNDERSTUDY_SIM_URL, else ${README_SIM_URL}; the wall clock when nothing answers there`,
+    check: (value) => {
+      if (value !== WALL_CLOCK && !/^https?:\/\/[^/]/.test(value)) throw new UsageError(`--sim-url takes the simulator's address such as ${README_SIM_URL}, or '${WALL_CLOCK}' (got '${value}').`);
+    },
+  };
+}
+
+const CONTROL_TOKEN_FLAG: FlagSpec = { name: 'control-token', value: 'T', help: "the simulator's --control-token, if it was started with one" };
+
 const LISTEN_FLAGS: FlagSpec[] = [
   { name: 'port', value: 'N', help: 'port to listen on (0 picks one)', default: '4020' },
   { name: 'host', value: 'H', help: 'listen address', default: '127.0.0.1' },
   { name: 'secret', value: 'S', help: 'the destination signing secret (whsec_...)' },
-  { name: 'sim-url', value: 'URL', help: "judge timestamps by this simulator's clock (GET URL/sim/clock) instead of the wall clock" },
+  simUrlFlag("judge each delivery's timestamp by this simulator's clock (GET URL/sim/clock, read per delivery)"),
+  CONTROL_TOKEN_FLAG,
   { name: 'help', help: 'print this help' },
 ];
 
 const PROBE_FLAGS: FlagSpec[] = [
   { name: 'secret', value: 'S', help: 'the signing secret your receiver verifies with' },
-  { name: 'sim-url', value: 'URL', help: "sign with this simulator's clock instead of the wall clock" },
+  simUrlFlag("sign with this simulator's clock"),
+  CONTROL_TOKEN_FLAG,
   { name: 'help', help: 'print this help' },
 ];
 
-export function clockFrom(simUrl: string | undefined): () => Promise<number> {
-  if (!simUrl) return async () => Math.floor(Date.now() / 1000);
-  return async () => {
-    const response = await fetch(new URL('/sim/clock', simUrl));
-    const { now } = (await response.json()) as { now: string };
-    return Math.floor(Date.parse(now) / 1000);
-  };
+function clockOf(flags: Record<string, string | boolean>) {
+  const simUrl = simUrlOf(typeof flags['sim-url'] === 'string' ? flags['sim-url'] : undefined, process.env);
+  return { simUrl, read: clockFrom(simUrl, typeof flags['control-token'] === 'string' ? flags['control-token'] : undefined) };
 }
 
 async function listen(argv: string[]): Promise<number> {
@@ -33,15 +46,18 @@ async function listen(argv: string[]): Promise<number> {
     return 0;
   }
   if (typeof flags.secret !== 'string') throw new UsageError('--secret is required (the signing secret shown when the destination was created).');
+  const clock = clockOf(flags);
   const server = createReceiver({
     secret: flags.secret,
-    nowSeconds: clockFrom(typeof flags['sim-url'] === 'string' ? flags['sim-url'] : undefined),
+    nowSeconds: clock.read,
     onDelivery: (d) => process.stdout.write(`${JSON.stringify(d)}\n`),
   });
   const host = String(flags.host);
   await new Promise<void>((resolve) => server.listen(portOf(String(flags.port)), host, resolve));
   const port = (server.address() as { port: number }).port;
   process.stdout.write(`understudy webhook receiver listening on http://${host}:${port}\n`);
+  const first = await clock.read();
+  process.stdout.write(`judging timestamps by the ${first.source}${clock.simUrl ? ', read again for every delivery' : ''}\n`);
   return new Promise((resolve) => {
     const stop = () => server.close(() => resolve(0));
     process.once('SIGINT', stop);
@@ -50,18 +66,25 @@ async function listen(argv: string[]): Promise<number> {
 }
 
 async function probe(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseFlags(argv, PROBE_FLAGS);
+  const { flags, positionals } = parseFlags(argv, PROBE_FLAGS, { positionals: 'URL' });
   if (flags.help) {
     process.stdout.write(helpText('Usage: understudy webhook probe URL --secret S', PROBE_FLAGS));
     return 0;
   }
-  const url = positionals[0];
+  const [url, ...extra] = positionals;
   if (!url) throw new UsageError('probe needs the URL of your receiver.');
+  if (extra.length > 0) throw new UsageError(`probe takes one URL; unexpected '${extra[0]}'.`);
   if (typeof flags.secret !== 'string') throw new UsageError('--secret is required.');
-  const now = await clockFrom(typeof flags['sim-url'] === 'string' ? flags['sim-url'] : undefined)();
+  const now = await clockOf(flags).read();
+  process.stdout.write(`signing with the ${now.source}: ${new Date(now.seconds * 1000).toISOString()}\n`);
   const cases = await probeReceiver(url, flags.secret, now);
   for (const c of cases) {
     process.stdout.write(`${c.passed ? 'PASS' : 'FAIL'}  ${c.name.padEnd(32)} expected ${c.expectation}; ${c.detail}\n`);
+    if (!c.passed) {
+      process.stdout.write(`      sent: ${c.sent}\n`);
+      if (c.answered) process.stdout.write(`      answer body: ${c.answered}\n`);
+      if (c.hint) process.stdout.write(`      likely cause: ${c.hint}\n`);
+    }
     if (c.unseen) process.stdout.write(`      not checked: ${c.unseen}\n`);
   }
   const failed = cases.filter((c) => !c.passed).length;

@@ -231,7 +231,9 @@ describe('probeReceiver', () => {
 // ---------------------------------------------------------------------------
 
 function run(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  // These receivers judge by the wall clock: without --sim-url the CLI would read a simulator a developer left on the README's port 4010.
+  const env = { ...process.env, UNDERSTUDY_SIM_URL: 'none' };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -270,7 +272,7 @@ describe('understudy webhook (CLI)', () => {
     const line = await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(receiver.output())?.[1], 'the receiver to listen');
     const real = await createDestination(sim, accountId, `${line}/hooks`);
     // A different destination has a different secret: the receiver refuses its challenge.
-    expect((await verify(sim, real.destination.id)).body.destination).toMatchObject({ state: 'needs_verification', lastError: 'http-401' });
+    expect((await verify(sim, real.destination.id)).body.destination).toMatchObject({ state: 'needs_verification', lastError: 'http-401: bad-signature: the signature does not match the body and secret' });
 
     // Restart the receiver with the real destination's secret.
     process.kill(receiver.child.pid!, 'SIGTERM');

@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait.ts';
+
+/**
+ * The README's walk, run as written: every ```sh block, in order, in one bash
+ * (shell variables carry over between blocks, as in the reader's terminal).
+ * Only what a second copy of the walk on a shared machine must change is
+ * changed: the ports 4010 and 4020 become free ones, /tmp/us a fresh folder,
+ * and UNDERSTUDY_SIM_URL names the moved simulator, standing in for the
+ * receiver's default http://127.0.0.1:4010.
+ */
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The README's ```sh blocks; other fences (```text for the install commands) are not part of the walk. */
+function shellBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+let walk: ChildProcess | null = null;
+let scratch: string | null = null;
+afterAll(async () => {
+  // The walk's own last block stops what it started; this catches what a failed walk left behind (bash leads its process group).
+  if (walk?.pid) {
+    try {
+      process.kill(-walk.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe('README walk', () => {
+  it('finds the walk: the serve, key, quote, accept, advance and webhook blocks, and nothing it cannot run', async () => {
+    const blocks = shellBlocks(await readFile(join(ROOT, 'README.md'), 'utf8'));
+    expect(blocks.length).toBeGreaterThanOrEqual(5);
+    const all = blocks.join('\n');
+    for (const step of ['serve --port 4010', '/sim/accounts/$ACCOUNT/keys', '/accept', 'idempotencyKey', '/sim/clock/advance', 'webhook listen --port 4020', '/verify', 'webhook probe', 'kill $RECEIVER $SIM']) {
+      expect(all).toContain(step);
+    }
+    // The console and the suite itself cannot run headless inside the suite.
+    expect(all).not.toMatch(/npm (ci|install|start|test)\b/);
+  });
+
+  it('runs every sh block in order against a fresh simulator: the key, the quote accepted, the run settled, the destination verified, the probe 7 of 7', async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    // Never install or recurse into the suite from inside it (node_modules is shared).
+    expect(shellBlocks(readme).join('\n')).not.toMatch(/npm (ci|install|start|test)\b/);
+    scratch = await mkdtemp(join(tmpdir(), 'understudy-readme-'));
+    const sim = await freePort();
+    const receiver = await freePort();
+    const blocks = shellBlocks(readme).map((block) =>
+      block
+        .replace(/(?<=[: ])4010\b/g, String(sim))
+        .replace(/(?<=[: ])4020\b/g, String(receiver))
+        .replace(/\/tmp\/us\b/g, scratch!),
+    );
+    // Each block is announced on standard error so a failure names its block; set -e stops at a command that fails.
+    const script = ['set -e', ...blocks.map((block, i) => `echo '--- README sh block ${i + 1}' >&2\n${block}echo`)].join('\n');
+    const env = { ...process.env, UNDERSTUDY_SIM_URL: `http://127.0.0.1:${sim}` };
+    walk = spawn('bash', ['-c', script], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    walk.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    walk.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => walk!.on('exit', resolve));
+    const transcript = `${stdout}\n--- stderr\n${stderr}`;
+    expect(code, transcript).toBe(0);
+    expect(stderr.match(/--- README sh block \d+/g)).toHaveLength(shellBlocks(readme).length);
+
+    // No call was refused: every API refusal has the spec's { error: { code, message } } body.
+    expect(stdout, transcript).not.toContain('"error":{');
+    expect(stdout).toMatch(/Demo credentials .*\n(.*\n)*  local_custody +account [0-9a-f-]{36} \(evm\)  key svc_test_/);
+    expect(stdout).toMatch(/"secret":"svc_test_[A-Za-z0-9_-]+"/);
+    const quote = /"quote":\{"id":"([0-9a-f-]{36})","contractHash":"([0-9a-f]{64})"/.exec(stdout);
+    expect(quote, transcript).not.toBeNull();
+    const acceptance = JSON.parse(await readFile(join(scratch, 'acceptance.json'), 'utf8'));
+    expect(acceptance).toMatchObject({ run: { quoteId: quote![1], status: 'queued' }, reservation: { quoteId: quote![1] } });
+    expect(stdout).toContain(`"run":{"id":"${acceptance.run.id}","status":"succeeded"`);
+    expect(stdout).toMatch(new RegExp(`"destination":\\{"id":"[0-9a-f-]{36}","url":"http://127\\.0\\.0\\.1:${receiver}/hooks","kind":"https","state":"verified"`));
+    expect(stdout).toContain('7 passed, 0 failed');
+
+    // The receiver judged by the simulator's clock, and the walk's last block stopped it and the simulator.
+    const receiverLog = await readFile(join(scratch, 'receiver.log'), 'utf8');
+    expect(receiverLog).toContain(`judging timestamps by the simulator clock at http://127.0.0.1:${sim}`);
+    expect(receiverLog).toMatch(/"verdict":"verified".*"type":"service.destination.verification"/);
+    const stopped = (url: string) => fetch(url).then(() => false, () => true);
+    await waitFor(() => stopped(`http://127.0.0.1:${sim}/sim/clock`), 'the simulator to stop');
+    await waitFor(() => stopped(`http://127.0.0.1:${receiver}/hooks`), 'the receiver to stop');
+  }, 180_000);
+});
