@@ -28,7 +28,8 @@ export function evidenceActions({ set, get, client }: SliceContext, save: Eviden
           nowIso: clock?.now ?? wallNow,
         });
         const folder = await save(`run-${run.runId}`, files);
-        set({ notice: `saved ${Object.keys(files).length} files to ${folder} (read summary.md first)` });
+        // The folder last: a long path is what the notice line may cut.
+        set({ notice: `saved summary.md and ${Object.keys(files).length - 1} answers to ${folder}` });
       } catch (error) {
         set({ notice: null, error: { code: 'console_error', message: `The evidence was not saved: ${error instanceof Error ? error.message : String(error)}`, status: null } });
       }
