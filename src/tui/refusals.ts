@@ -73,11 +73,9 @@ function productionMeaning(status: number | null, message: string, { method, pat
 }
 
 export function refusalMeaning(code: string, status: number | null, message: string, context: RefusalContext = {}): string | null {
+  const production = context.environment === 'production' ? productionMeaning(status, message, context) : null;
+  if (production) return production;
   if (BY_CODE[code]) return BY_CODE[code];
   for (const [pattern, meaning] of BY_MESSAGE) if (pattern.test(message)) return meaning;
-  if (context.environment === 'production') {
-    const meaning = productionMeaning(status, message, context);
-    if (meaning) return meaning;
-  }
   return status !== null ? (BY_STATUS[status] ?? null) : null;
 }

@@ -34,7 +34,7 @@ function Tabs() {
   );
 }
 
-/** Production refuses what a rehearsal allows (spec 2.2, 4, 4.10), so it is said on every screen. */
+/** Production refuses what a rehearsal allows (spec 2.2, 4, 4.10), so it is said on every screen that has room. */
 function EnvironmentBadge({ environment }: { environment: Environment | null }) {
   if (!environment) return null;
   return (
@@ -63,9 +63,15 @@ export function ClockBar() {
       <Box justifyContent="space-between">
         <Text>
           {columns < 110 ? (
-            <Text color={theme.brand} bold>
-              understudy ·{' '}
-            </Text>
+            environment === 'production' ? (
+              <Text color={theme.error} bold>
+                PRODUCTION ·{' '}
+              </Text>
+            ) : (
+              <Text color={theme.brand} bold>
+                understudy ·{' '}
+              </Text>
+            )
           ) : null}
           {controlAvailable ? (
             clock ? (
@@ -81,7 +87,8 @@ export function ClockBar() {
           ) : (
             <Text color={theme.muted}>remote service · no control API</Text>
           )}
-          <EnvironmentBadge environment={environment} />
+          {/* Below 110 columns the clock keys leave no room: production takes the brand's place, test (the default) goes unsaid. */}
+          {columns >= 110 || !controlAvailable ? <EnvironmentBadge environment={environment} /> : null}
         </Text>
         {controlAvailable ? (
           <Text>

@@ -74,7 +74,7 @@ function Service() {
       {service ? (
         <Field label="Service">
           <Text wrap="truncate-end">
-            {service.url} <Text color={theme.muted}>{service.isEmbedded ? '(embedded simulator: stops when the console quits)' : '(remote)'}</Text>
+            {service.url} <Text color={theme.muted}>{service.isEmbedded ? '(embedded; stops when the console quits)' : '(remote)'}</Text>
           </Text>
         </Field>
       ) : null}
@@ -94,14 +94,14 @@ function Service() {
       {choice ? (
         <Field label="Secret">
           <Text wrap="truncate-end">
-            {choice.secret} <Text color={theme.muted}>(Authorization: Bearer …)</Text>
+            {choice.secret} <Text color={theme.muted}>(Bearer)</Text>
           </Text>
         </Field>
       ) : null}
       {keys.length > 1 ? (
         <Field label="Keys">
           <Text wrap="truncate-end">
-            {keyIndex + 1} of {keys.length} <Text color={theme.muted}>· k uses the next: {keys.map((k) => k.profile).join(', ')}</Text>
+            {keyIndex + 1} of {keys.length} <Text color={theme.muted}>· k next: {keys.map((k) => k.profile).join(' ')}</Text>
           </Text>
         </Field>
       ) : null}
