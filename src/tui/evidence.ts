@@ -113,7 +113,7 @@ function summary(
   }
 
   if (ledger?.ok) {
-    lines.push('## Ledger lines', '', 'Balances after each line.', '', '| At | Kind | Amount | Available | Reserved | Pending | Charged |', '|---|---|---|---|---|---|---|');
+    lines.push('## Ledger lines', '', 'The balance columns are each line\'s `after` field, in atomic units, as the ledger recorded it.', '', '| At | Kind | Amount | Available | Reserved | Pending | Charged |', '|---|---|---|---|---|---|---|');
     for (const e of ledger.value) {
       lines.push(`| ${e.at} | ${cell(e.kind)} | ${money(e.amountAtomic, e.profile)} | ${e.after.availableAtomic} | ${e.after.reservedAtomic} | ${e.after.pendingAtomic} | ${e.after.chargedAtomic} |`);
     }

@@ -31,7 +31,7 @@ describe('evidence for a ticket', () => {
     const url = c.wiring.options.service!.url;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(home).toMatch(new RegExp(`Service\\s+${url.replace(/\./g, '\\.')}`));
-    expect(home).toContain('/sim answers without a token');
+    expect(home).toContain('(embedded) · /sim needs no token');
     const secret = /Secret\s+(svc_test_[A-Za-z0-9_-]{43})/.exec(home)![1];
     // What a person would paste into curl beside the console.
     const key = await createClient({ baseUrl: url, key: secret }).v1.getKey();

@@ -183,6 +183,7 @@ describe('restarting the console', () => {
     second.press('3');
     const list = await second.waitFor(new RegExp(`${runId.slice(0, 8)}…`));
     expect(list).not.toContain('No runs yet');
+    expect(list).toContain('accepted through this key, kept across sessions (spec 4: no run list)');
     expect(list).toContain('Token Research Agent');
     second.press(KEYS.enter);
     await second.waitFor('succeeded · terminal');

@@ -67,27 +67,18 @@ function Service() {
   const service = useConsole((s) => s.service);
   const keys = useConsole((s) => s.keys);
   const keyIndex = useConsole((s) => s.keyIndex);
-  const memoryWhere = useConsole((s) => s.memoryWhere);
   const choice = keys[keyIndex];
   return (
     <>
       {service ? (
         <Field label="Service">
           <Text wrap="truncate-end">
-            {service.url} <Text color={theme.muted}>{service.isEmbedded ? '(embedded; stops when the console quits)' : '(remote)'}</Text>
-          </Text>
-        </Field>
-      ) : null}
-      {service?.isEmbedded ? (
-        <Field label="Control">
-          <Text wrap="truncate-end">
-            {service.controlToken ? (
-              <>
-                /sim needs the header <Text color={theme.accent}>x-understudy-control-token: {service.controlToken}</Text>
-              </>
-            ) : (
-              <Text color={theme.muted}>/sim answers without a token (loopback only)</Text>
-            )}
+            {service.url}
+            <Text color={theme.muted}>
+              {service.isEmbedded ? ' (embedded)' : ' (remote)'}
+              {service.isEmbedded && !service.controlToken ? ' · /sim needs no token' : ''}
+            </Text>
+            {service.isEmbedded && service.controlToken ? <Text color={theme.accent}> · x-understudy-control-token: {service.controlToken}</Text> : null}
           </Text>
         </Field>
       ) : null}
@@ -102,13 +93,6 @@ function Service() {
         <Field label="Keys">
           <Text wrap="truncate-end">
             {keyIndex + 1} of {keys.length} <Text color={theme.muted}>· k next: {keys.map((k) => k.profile).join(' ')}</Text>
-          </Text>
-        </Field>
-      ) : null}
-      {memoryWhere ? (
-        <Field label="Memory">
-          <Text wrap="truncate-end" color={theme.muted}>
-            runs accepted per key are remembered in {memoryWhere}
           </Text>
         </Field>
       ) : null}
