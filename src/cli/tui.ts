@@ -1,4 +1,6 @@
+import { mkdir, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import { createElement } from 'react';
 import { render } from 'ink';
 import { buildSimulator, type BuiltSimulator } from '../../sim/app.ts';
@@ -9,10 +11,13 @@ import { App } from '../tui/app.tsx';
 import type { ScenarioStepper, StepView } from '../tui/scenario-stepper.ts';
 import { openScenarioSession } from '../scenario/runner.ts';
 import { redact } from '../scenario/transcript.ts';
+import type { EvidenceSaver } from '../tui/evidence.ts';
 import { createConsoleStore } from '../tui/state/store.ts';
+import type { ConsoleKeyChoice, ConsoleStoreOptions, Environment } from '../tui/state/types.ts';
 import type { InboxDelivery, WebhookInbox } from '../tui/webhook-inbox.ts';
 import { createReceiver, type ReceivedDelivery, type ReceiverOptions } from '../webhook/receiver.ts';
 import { helpText, parseFlags, SIMULATOR_FLAGS, UsageError, type FlagSpec } from './args.ts';
+import { ConsoleFile, ConsoleFileError, consoleFilePath, type SavedKey } from './console-file.ts';
 import { loadScenario } from './scenario.ts';
 
 /**
@@ -33,7 +38,11 @@ export const TUI_FLAGS: FlagSpec[] = [
 
 const NEEDS_TTY = 'understudy console needs an interactive terminal (TTY); use `npm run serve` for headless use';
 
-/** A key for the console on a store whose demo secrets were shown once and are gone. */
+/**
+ * A key for the console on a store it holds no ETH key for (one made by
+ * `serve`, which showed the demo secrets once): made once, then kept in the
+ * console's file and reused, so its spend carries over from session to session.
+ */
 const CONSOLE_KEY = {
   profile: 'local_custody' as const,
   name: 'console',
@@ -43,11 +52,10 @@ const CONSOLE_KEY = {
   expiresInDays: 90,
 };
 
-interface ConsoleTarget {
-  client: Client;
-  controlAvailable: boolean;
-  accountId: string | null;
-  /** Undoes what starting did: revokes a minted key, closes the simulator (flushing the store). */
+/** What the console is started with, and how to undo it. */
+export interface ConsoleWiring {
+  options: ConsoleStoreOptions;
+  /** Stops the receiver and closes the simulator (flushing the store). */
   close(): Promise<void>;
 }
 
@@ -69,26 +77,18 @@ export async function tuiCommand(argv: string[]): Promise<number> {
     return 2;
   }
 
-  let target: ConsoleTarget;
+  let wiring: ConsoleWiring;
   try {
-    target = await start();
+    wiring = await start();
   } catch (error) {
-    if (error instanceof StoreFileError) {
+    if (error instanceof StoreFileError || error instanceof ConsoleFileError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }
     throw error;
   }
 
-  // The webhook inbox needs the control API (destinations are web-session only in production) and a simulator that can reach 127.0.0.1.
-  const inbox = target.controlAvailable ? await startWebhookInbox(target.client).catch(() => null) : null;
-  const store = createConsoleStore({
-    client: target.client,
-    controlAvailable: target.controlAvailable,
-    accountId: target.accountId,
-    inbox,
-    openScenario: target.controlAvailable ? openScenarioFile : null,
-  });
+  const store = createConsoleStore(wiring.options);
   // The alternate screen keeps the console out of the scrollback, as full-screen terminal programs do.
   process.stdout.write('\u001B[?1049h\u001B[H');
   const instance = render(createElement(App, { store }), { exitOnCtrlC: true });
@@ -104,14 +104,13 @@ export async function tuiCommand(argv: string[]): Promise<number> {
     process.stdout.write('\u001B[?1049l');
     // A scenario being stepped runs on a simulator of its own, which would keep the process alive.
     await store.getState().actions.closeScenario();
-    await inbox?.close();
-    await target.close();
+    await wiring.close();
   }
   return 0;
 }
 
 /** Checks the flags now; the returned function connects. */
-function remoteTarget(flags: Record<string, string | boolean>): () => Promise<ConsoleTarget> {
+function remoteTarget(flags: Record<string, string | boolean>): () => Promise<ConsoleWiring> {
   const given = EMBEDDED_FLAGS.filter((spec) => flags[spec.name] !== undefined).map((spec) => `--${spec.name}`);
   if (given.length) throw new UsageError(`Flags for the embedded simulator (${given.join(', ')}) cannot be combined with --url.`);
   if (typeof flags.key !== 'string') throw new UsageError('--url needs --key KEY (the API key secret to use there).');
@@ -122,32 +121,123 @@ function remoteTarget(flags: Record<string, string | boolean>): () => Promise<Co
     throw new UsageError(`--url must be an absolute URL such as http://127.0.0.1:4010 (got '${String(flags.url)}').`);
   }
   const key = flags.key;
-  return async () => ({ client: createClient({ baseUrl: url.toString(), key }), controlAvailable: false, accountId: null, close: async () => undefined });
+  return async () => openRemoteConsole(url, key);
+}
+
+/** Spec 5: the key's prefix names its environment (svc_live_ in production, svc_test_ in rehearsal). */
+export function environmentOfKey(secret: string): Environment | null {
+  if (secret.startsWith('svc_live_')) return 'production';
+  if (secret.startsWith('svc_test_')) return 'test';
+  return null;
+}
+
+/**
+ * Another simulator or the real service: no control API, so no receiver, and
+ * the key the user gave is never written down (nor shown). The runs accepted
+ * through it are remembered, per service, under .understudy/ in the working
+ * directory, since spec 4 gives a key no run list.
+ */
+export async function openRemoteConsole(url: URL, key: string, folder = '.understudy'): Promise<ConsoleWiring> {
+  const where = url.host.replace(/[^A-Za-z0-9.-]/g, '_');
+  return {
+    options: {
+      client: createClient({ baseUrl: url.toString(), key }),
+      controlAvailable: false,
+      accountId: null,
+      environment: environmentOfKey(key),
+      service: { url: url.toString(), controlToken: null, isEmbedded: false },
+      memory: ConsoleFile.open(join(folder, `remote-${where}.console.json`)),
+      saveEvidence: folderSaver(join(folder, 'evidence')),
+    },
+    close: async () => undefined,
+  };
 }
 
 /** Checks the flags now; the returned function builds the simulator and picks the console's key. */
-function embeddedTarget(flags: Record<string, string | boolean>): () => Promise<ConsoleTarget> {
+function embeddedTarget(flags: Record<string, string | boolean>): () => Promise<ConsoleWiring> {
   if (typeof flags.key === 'string') throw new UsageError('--key is for --url; the embedded simulator makes its own key.');
   const option = (name: string) => String(flags[name] ?? SIMULATOR_FLAGS.find((s) => s.name === name)!.default);
-  return () => startEmbedded(option);
+  return () =>
+    openEmbeddedConsole({ storePath: option('store'), seed: option('seed'), env: option('env') as Environment, clock: option('clock') as 'realtime' | 'frozen' });
 }
 
-async function startEmbedded(option: (name: string) => string): Promise<ConsoleTarget> {
-  const built = await buildSimulator({
-    storePath: option('store'),
-    seed: option('seed'),
-    env: option('env') as 'test' | 'production',
-    clock: option('clock') as 'realtime' | 'frozen',
-    limits: true,
-  });
+export interface EmbeddedSettings {
+  storePath: string;
+  seed: string;
+  env: Environment;
+  clock: 'realtime' | 'frozen';
+}
+
+/**
+ * The simulator inside the console, on a loopback port, with the keys the
+ * console holds for its store (src/cli/console-file.ts) and its webhook
+ * receiver: what `npm start` runs, and what the restart test starts twice.
+ */
+export async function openEmbeddedConsole(settings: EmbeddedSettings): Promise<ConsoleWiring> {
+  const memory = ConsoleFile.open(consoleFilePath(settings.storePath));
+  const built = await buildSimulator({ storePath: settings.storePath, seed: settings.seed, env: settings.env, clock: settings.clock, limits: true });
   try {
     const baseUrl = await built.app.listen({ host: '127.0.0.1', port: 0 });
     built.sim.startRealtimeTicks();
-    return built.sim.created ? demoTarget(built, baseUrl) : await mintedKeyTarget(built, baseUrl);
+    const saved = built.sim.created ? demoKeys(built) : await usableKeys(memory.keys(), baseUrl);
+    const keys = saved.some((k) => k.profile === 'local_custody') ? saved : [...saved, await mintConsoleKey(createClient({ baseUrl }))];
+    if (built.sim.created) memory.startOver(keys);
+    else memory.setKeys(keys);
+    const choices = ethFirst(keys).map((k): ConsoleKeyChoice => ({ ...k, client: createClient({ baseUrl, key: k.secret }) }));
+    // The webhook inbox needs the control API (destinations are web-session only in production) and a simulator that can reach 127.0.0.1.
+    const inbox = await startWebhookInbox(choices[0].client).catch(() => null);
+    return {
+      options: {
+        client: choices[0].client,
+        controlAvailable: true,
+        accountId: choices[0].accountId,
+        keys: choices,
+        environment: settings.env,
+        service: { url: baseUrl, controlToken: built.sim.controlToken, isEmbedded: true },
+        memory,
+        inbox,
+        openScenario: openScenarioFile,
+        saveEvidence: folderSaver(join(dirname(settings.storePath), 'evidence')),
+      },
+      async close() {
+        await inbox?.close();
+        await closeSimulator(built);
+      },
+    };
   } catch (error) {
     await built.close();
     throw error;
   }
+}
+
+/** The ETH key first: it is the one with monitor scopes (spec 4), so every screen works from the start. */
+function ethFirst(keys: SavedKey[]): SavedKey[] {
+  return [...keys.filter((k) => k.profile === 'local_custody'), ...keys.filter((k) => k.profile !== 'local_custody')];
+}
+
+/** The saved keys that still work: a reset store or a revoked or expired key drops out (spec 3.5). */
+async function usableKeys(saved: SavedKey[], baseUrl: string): Promise<SavedKey[]> {
+  const checked = await Promise.all(
+    saved.map(async (k) => {
+      try {
+        const { status, id } = await createClient({ baseUrl, key: k.secret, retries: 0 }).v1.getKey();
+        return status === 'active' && id === k.keyId ? k : null;
+      } catch {
+        return null;
+      }
+    }),
+  );
+  return checked.filter((k): k is SavedKey => k !== null);
+}
+
+/** Writes each evidence folder under `root`; the folder name comes from a run id, which a remote service chooses. */
+function folderSaver(root: string): EvidenceSaver {
+  return async (folder, files) => {
+    const path = join(root, folder.replace(/[^A-Za-z0-9_-]/g, '_'));
+    await mkdir(path, { recursive: true });
+    for (const [name, text] of Object.entries(files)) await writeFile(join(path, name.replace(/[^A-Za-z0-9_.-]/g, '_')), text);
+    return path;
+  };
 }
 
 /**
@@ -162,48 +252,35 @@ async function closeSimulator(built: BuiltSimulator): Promise<void> {
   await closing;
 }
 
-/** A new store: seed the demo data and use its ETH key (the EVM account, which also holds monitor scopes). */
-function demoTarget(built: BuiltSimulator, baseUrl: string): ConsoleTarget {
-  const demo = seedDemo(built.sim.deps).find((c) => c.profile === 'local_custody');
-  if (!demo) throw new Error('The demo data has no local_custody key.');
-  return { client: createClient({ baseUrl, key: demo.secret }), controlAvailable: true, accountId: demo.accountId, close: () => closeSimulator(built) };
-}
-
-/**
- * An existing store keeps only key hashes, so the console mints its own key
- * through the control API, as any other tool would, and revokes it on exit.
- */
-async function mintedKeyTarget(built: BuiltSimulator, baseUrl: string): Promise<ConsoleTarget> {
-  const control = createClient({ baseUrl });
-  const { account, key, secret } = await mintConsoleKey(control);
-  return {
-    client: createClient({ baseUrl, key: secret }),
-    controlAvailable: true,
-    accountId: account.id,
-    async close() {
-      await control.sim.revokeKey(key.id).catch(() => undefined);
-      await closeSimulator(built);
-    },
-  };
+/** A new store: the demo data's keys, every one (their secrets exist only now: the store keeps hashes). */
+function demoKeys(built: BuiltSimulator): SavedKey[] {
+  return seedDemo(built.sim.deps).map((c) => ({ name: `demo ${c.profile}`, profile: c.profile, accountId: c.accountId, keyId: c.keyId, secret: c.secret }));
 }
 
 /**
  * On the first EVM account that still takes a key. Spec 8 caps an account at
- * 50 keys including revoked ones, and every launch on an existing store
- * mints one, so a long-used account eventually refuses (409); the console
- * then moves on, and as a last resort opens a new (unfunded) EVM account.
+ * 50 keys including revoked ones, so a long-used account may refuse (409);
+ * the console then moves on, and as a last resort opens a new (unfunded) EVM
+ * account.
  */
-async function mintConsoleKey(control: Client) {
+async function mintConsoleKey(control: Client): Promise<SavedKey> {
+  const saved = (accountId: string, { key, secret }: Awaited<ReturnType<Client['sim']['createKey']>>): SavedKey => ({
+    name: CONSOLE_KEY.name,
+    profile: CONSOLE_KEY.profile,
+    accountId,
+    keyId: key.id,
+    secret,
+  });
   const accounts = (await control.sim.accounts()).filter((a) => a.type === 'evm');
   for (const account of accounts) {
     try {
-      return { account, ...(await control.sim.createKey(account.id, CONSOLE_KEY)) };
+      return saved(account.id, await control.sim.createKey(account.id, CONSOLE_KEY));
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 409)) throw error;
     }
   }
   const account = await control.sim.createAccount({ type: 'evm', label: 'Console account' });
-  return { account, ...(await control.sim.createKey(account.id, CONSOLE_KEY)) };
+  return saved(account.id, await control.sim.createKey(account.id, CONSOLE_KEY));
 }
 
 /**

@@ -222,6 +222,9 @@ export const COMMANDS: Command[] = [
   { id: 'prompt-cancel', scope: 'prompt', keys: [{ key: 'escape' }], label: 'esc', description: 'cancel', run: ({ actions }) => actions.cancelPrompt() },
   { id: 'prompt-erase', scope: 'prompt', keys: [{ key: 'backspace' }, { key: 'delete' }], label: '⌫', description: 'erase', run: ({ actions }) => actions.erasePrompt() },
 
+  // key screen
+  { id: 'home-next-key', scope: 'home', keys: [{ input: 'k' }], label: 'k', description: 'next key', when: (state) => state.keys.length > 1, run: ({ actions }) => void actions.switchKey() },
+
   // catalog
   ...selectCommands('catalog', (actions, delta) => actions.moveSelection(delta)),
   { id: 'catalog-open', scope: 'catalog', keys: [{ key: 'return' }], label: '⏎', description: 'open', run: ({ actions }) => void actions.openSelectedAgent() },
@@ -302,6 +305,7 @@ export const COMMANDS: Command[] = [
   runView('run-billing', 'b', 'billing', 'billing'),
   runView('run-receipt', 'i', 'receipt', 'receipt'),
   runView('run-export', 'e', 'export', 'export'),
+  { id: 'run-evidence', scope: 'run', keys: [{ input: 'w' }], label: 'w', description: 'save evidence', run: ({ actions }) => void actions.saveEvidence() },
   { id: 'run-cancel', scope: 'run', keys: [{ input: 'x' }], label: 'x', description: 'cancel run', run: ({ actions }) => void actions.cancelRun() },
   // Reads left unconfirmed (spec 3.3: billing pending) are resolved by the operator, here through /sim.
   { id: 'run-reads-confirmed', scope: 'run', keys: [{ input: 'c' }], label: 'c', description: 'reads confirmed', when: pendingBilling, run: ({ actions }) => void actions.reconcileRun(true) },

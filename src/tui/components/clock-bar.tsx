@@ -1,6 +1,7 @@
 import { Box, Text, useStdout } from 'ink';
 import { COMMANDS, SCREEN_KEYS } from '../keys.ts';
 import { useConsole } from '../state/context.tsx';
+import type { Environment } from '../state/types.ts';
 import { terminalSize } from '../text.ts';
 import { theme } from '../theme.ts';
 
@@ -33,6 +34,17 @@ function Tabs() {
   );
 }
 
+/** Production refuses what a rehearsal allows (spec 2.2, 4, 4.10), so it is said on every screen that has room. */
+function EnvironmentBadge({ environment }: { environment: Environment | null }) {
+  if (!environment) return null;
+  return (
+    <Text color={environment === 'production' ? theme.error : theme.muted} bold={environment === 'production'}>
+      {' · '}
+      {environment === 'production' ? 'PRODUCTION' : 'test env'}
+    </Text>
+  );
+}
+
 /**
  * Always on top: the screens, and the simulated clock with the keys that move
  * it (read from the command table). The simulator fixes its clock mode at
@@ -42,6 +54,7 @@ function Tabs() {
 export function ClockBar() {
   const clock = useConsole((s) => s.clock);
   const controlAvailable = useConsole((s) => s.controlAvailable);
+  const environment = useConsole((s) => s.environment);
   const { columns } = terminalSize(useStdout().stdout);
   const clockKeys = COMMANDS.filter((c) => c.clockBarText && c.scope === 'global');
   return (
@@ -50,9 +63,15 @@ export function ClockBar() {
       <Box justifyContent="space-between">
         <Text>
           {columns < 110 ? (
-            <Text color={theme.brand} bold>
-              understudy ·{' '}
-            </Text>
+            environment === 'production' ? (
+              <Text color={theme.error} bold>
+                PRODUCTION ·{' '}
+              </Text>
+            ) : (
+              <Text color={theme.brand} bold>
+                understudy ·{' '}
+              </Text>
+            )
           ) : null}
           {controlAvailable ? (
             clock ? (
@@ -68,6 +87,8 @@ export function ClockBar() {
           ) : (
             <Text color={theme.muted}>remote service · no control API</Text>
           )}
+          {/* Below 110 columns the clock keys leave no room: production takes the brand's place, test (the default) goes unsaid. */}
+          {columns >= 110 || !controlAvailable ? <EnvironmentBadge environment={environment} /> : null}
         </Text>
         {controlAvailable ? (
           <Text>

@@ -7,6 +7,7 @@ import { SpendBar } from '../components/spend-bar.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { useConsole } from '../state/context.tsx';
 import { theme } from '../theme.ts';
+import { useCommands } from '../use-commands.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -58,10 +59,52 @@ function Balances() {
   );
 }
 
+/**
+ * Where the console's requests go and with what, so curl can run beside it
+ * (the store lock keeps a second simulator off the same store).
+ */
+function Service() {
+  const service = useConsole((s) => s.service);
+  const keys = useConsole((s) => s.keys);
+  const keyIndex = useConsole((s) => s.keyIndex);
+  const choice = keys[keyIndex];
+  return (
+    <>
+      {service ? (
+        <Field label="Service">
+          <Text wrap="truncate-end">
+            {service.url}
+            <Text color={theme.muted}>
+              {service.isEmbedded ? ' (embedded)' : ' (remote)'}
+              {service.isEmbedded && !service.controlToken ? ' · /sim needs no token' : ''}
+            </Text>
+            {service.isEmbedded && service.controlToken ? <Text color={theme.accent}> · x-understudy-control-token: {service.controlToken}</Text> : null}
+          </Text>
+        </Field>
+      ) : null}
+      {choice ? (
+        <Field label="Secret">
+          <Text wrap="truncate-end">
+            {choice.secret} <Text color={theme.muted}>(Bearer)</Text>
+          </Text>
+        </Field>
+      ) : null}
+      {keys.length > 1 ? (
+        <Field label="Keys">
+          <Text wrap="truncate-end">
+            {keyIndex + 1} of {keys.length} <Text color={theme.muted}>· k next: {keys.map((k) => k.profile).join(' ')}</Text>
+          </Text>
+        </Field>
+      ) : null}
+    </>
+  );
+}
+
 /** Home: the key in use (spec 2.3) and, with the control API, its account's balances. */
 export function HomeScreen() {
   const key = useConsole((s) => s.key);
   const now = useConsole((s) => s.clock?.now);
+  useCommands('home');
 
   if (!key) return <Text color={theme.muted}>Reading the key…</Text>;
   return (
@@ -96,6 +139,7 @@ export function HomeScreen() {
       <Field label="Remaining">
         <Amount atomic={key.remainingSpendAtomic} profile={key.profile} />
       </Field>
+      <Service />
       <Box marginTop={1} flexDirection="column">
         <Balances />
       </Box>

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { useConsole } from '../state/context.tsx';
+import { PRODUCTION_INBOX } from '../state/inbox.ts';
 import { clip, fit } from '../text.ts';
 import { theme } from '../theme.ts';
 import { useCommands } from '../use-commands.ts';
@@ -24,8 +25,10 @@ function row(d: InboxDelivery, width: number): string {
 export function InboxScreen() {
   const inbox = useConsole((s) => s.inbox);
   const controlAvailable = useConsole((s) => s.controlAvailable);
+  const isProduction = useConsole((s) => s.environment === 'production');
   const { columns, bodyRows } = useViewport();
-  const rows = Math.max(3, bodyRows - 5);
+  // The production explanation wraps to about three lines at 80 columns.
+  const rows = Math.max(3, bodyRows - (isProduction ? 8 : 5));
   const newestFirst = [...inbox.deliveries].reverse();
   const maxScroll = Math.max(0, newestFirst.length - rows);
   useCommands('inbox', { view: { maxScroll, pageRows: rows - 1 } });
@@ -46,9 +49,10 @@ export function InboxScreen() {
         <Text color={theme.muted}>
           {' '}
           · {inbox.subscribedMonitorIds.length} monitor{inbox.subscribedMonitorIds.length === 1 ? '' : 's'} subscribed
-          {controlAvailable && !inbox.destination ? ' · press c to create, verify and subscribe' : ''}
+          {controlAvailable && !inbox.destination && !isProduction ? ' · press c to create, verify and subscribe' : ''}
         </Text>
       </Text>
+      {isProduction ? <Text color={theme.warn}>{PRODUCTION_INBOX}</Text> : null}
       <Text color={theme.heading} bold>
         {clip(`${'Time'.padEnd(8)} ${fit('Type', 24)} ${'Event id'.padEnd(10)} ${fit('Verdict', 17)} HTTP Seen`, columns - 1)}
       </Text>

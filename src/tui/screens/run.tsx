@@ -37,6 +37,7 @@ function timelineLines(events: RunEvent[], width: number): DetailLine[] {
 function RunList() {
   const { list, selected } = useConsole((s) => s.run);
   const controlAvailable = useConsole((s) => s.controlAvailable);
+  const isRemembered = useConsole((s) => s.memoryWhere !== null);
   const { columns, bodyRows } = useViewport();
   if (!list) return <Text color={theme.muted}>Reading runs…</Text>;
   if (list.length === 0) {
@@ -55,7 +56,11 @@ function RunList() {
       <Text>
         <Text bold>Runs </Text>
         <Text color={theme.muted}>
-          {list.length} · {controlAvailable ? "the account's runs in the key's asset (control API) and this console's" : "accepted in this console (a key cannot list runs, spec 4)"}
+          {list.length} · {controlAvailable
+            ? "the account's runs in the key's asset (control API) and this console's"
+            : isRemembered
+              ? 'accepted through this key, kept across sessions (spec 4: no run list)'
+              : 'accepted in this console (a key cannot list runs, spec 4)'}
         </Text>
       </Text>
       <SelectableTable columns={columnsOf} rows={list.slice(top, top + rows)} selected={selected - top} rowKey={(r) => r.id} />

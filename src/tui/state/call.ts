@@ -1,6 +1,6 @@
 import { isClientError, type Client } from '../../client/index.ts';
 import { refusalMeaning } from '../refusals.ts';
-import type { DisplayError, GetState, SetState } from './types.ts';
+import type { DisplayError, Environment, GetState, SetState } from './types.ts';
 
 export type CallResult<T> = { ok: true; value: T } | { ok: false };
 
@@ -14,10 +14,11 @@ export interface SliceContext {
 }
 
 /** Any failure becomes code + message for the error line; the console never crashes on one. */
-export function toDisplayError(error: unknown): DisplayError {
+export function toDisplayError(error: unknown, environment: Environment | null = null): DisplayError {
   if (isClientError(error)) {
     const status = 'status' in error ? error.status : null;
-    return { code: error.code, message: error.message, status, meaning: refusalMeaning(error.code, status, error.message) };
+    const where = 'path' in error ? { method: error.method, path: error.path } : {};
+    return { code: error.code, message: error.message, status, meaning: refusalMeaning(error.code, status, error.message, { environment, ...where }) };
   }
   return { code: 'console_error', message: error instanceof Error ? error.message : String(error), status: null };
 }
@@ -26,13 +27,13 @@ export function toDisplayError(error: unknown): DisplayError {
  * Each call clears the previous error first, so the error line always
  * describes the latest thing the user asked for.
  */
-export function guardedCall(client: Client, set: SetState) {
+export function guardedCall(client: Client, set: SetState, environment: Environment | null = null) {
   return async <T>(operation: (client: Client) => Promise<T>): Promise<CallResult<T>> => {
     set({ error: null });
     try {
       return { ok: true, value: await operation(client) };
     } catch (error) {
-      set({ error: toDisplayError(error) });
+      set({ error: toDisplayError(error, environment) });
       return { ok: false };
     }
   };

@@ -24,16 +24,18 @@ export function sessionActions({ set, get, call, client }: SliceContext, realtim
   }
 
   return {
+    // Both drop an answer that arrives after the key was switched: it describes the previous key.
     async loadKey() {
+      const { keyIndex } = get();
       const result = await call((c) => c.v1.getKey());
-      if (result.ok) set({ key: result.value });
+      if (result.ok && get().keyIndex === keyIndex) set({ key: result.value });
     },
 
     async loadAccount() {
       const { controlAvailable, accountId } = get();
       if (!controlAvailable || !accountId) return;
       const result = await call((c) => c.sim.account(accountId));
-      if (result.ok) set({ account: result.value });
+      if (result.ok && get().accountId === accountId) set({ account: result.value });
     },
 
     // Polled every second: a failure here leaves the last reading in place

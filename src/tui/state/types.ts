@@ -20,9 +20,34 @@ import type {
   SimLedgerEntry,
   SimRequestLogEntry,
 } from '../../client/index.ts';
+import type { ConsoleMemory } from '../console-memory.ts';
+import type { EvidenceSaver } from '../evidence.ts';
 import type { QuoteFormRow } from '../quote-form.ts';
 import type { ScenarioStepper, StepView } from '../scenario-stepper.ts';
 import type { InboxDelivery, WebhookInbox } from '../webhook-inbox.ts';
+
+/** Where the service runs: test rehearses, production refuses what production refuses (spec 2.2, 4, 4.10). */
+export type Environment = 'test' | 'production';
+
+/** A key the console can use: the Key screen shows its secret so curl can use it beside the console. */
+export interface ConsoleKeyChoice {
+  /** 'demo local_custody', 'console', or what --key was. */
+  name: string;
+  profile: string;
+  /** Its account, for the control API's reads (balances, ledger); null against a remote service. */
+  accountId: string | null;
+  secret: string;
+  client: Client;
+}
+
+/** Where the console's requests go, shown on the Key screen so curl can follow along. */
+export interface ConsoleService {
+  url: string;
+  /** The control token /sim requests carry; null when the control API needs none. */
+  controlToken: string | null;
+  /** The simulator runs inside the console (quitting stops it). */
+  isEmbedded: boolean;
+}
 
 /** Screens are state: the console shows whatever `screen` names. */
 export type Screen = 'home' | 'catalog' | 'filters' | 'agent' | 'quote' | 'run' | 'ledger' | 'monitors' | 'notifications' | 'inbox' | 'requests' | 'faults' | 'scenario';
@@ -186,6 +211,14 @@ export interface ConsoleData {
   /** Whether the /sim control API may be used (embedded or local simulator); hidden against the real service. */
   controlAvailable: boolean;
   accountId: string | null;
+  /** null when the console cannot tell (a remote service with an unfamiliar key prefix). */
+  environment: Environment | null;
+  service: ConsoleService | null;
+  /** The keys to switch between (k on the Key screen); `keyIndex` is the one in use. */
+  keys: Array<Pick<ConsoleKeyChoice, 'name' | 'profile' | 'secret'>>;
+  keyIndex: number;
+  /** Where the console keeps what it remembers between sessions (its runs per key); null when it keeps nothing. */
+  memoryWhere: string | null;
   screen: Screen;
   isHelpOpen: boolean;
   error: DisplayError | null;
@@ -227,6 +260,8 @@ export interface ConsoleActions {
   refreshTimeDependent(): Promise<void>;
   loadKey(): Promise<void>;
   loadAccount(): Promise<void>;
+  /** Uses the next of the console's keys: its account, runs and monitors replace the previous key's. */
+  switchKey(): Promise<void>;
 
   loadCatalog(): Promise<void>;
   nextPage(): Promise<void>;
@@ -280,6 +315,8 @@ export interface ConsoleActions {
   /** Resolves a pending billing's held reads (control API): confirmed, they are charged; not, they return. */
   reconcileRun(confirmed: boolean): Promise<void>;
   closeRun(): void;
+  /** Saves the open run's receipt, export, billing, events and ledger lines to a folder (src/tui/evidence.ts). */
+  saveEvidence(): Promise<void>;
   scrollRun(delta: number, maxScroll: number): void;
 
   loadLedger(): Promise<void>;
@@ -333,6 +370,14 @@ export interface ConsoleStoreOptions {
   inbox?: WebhookInbox | null;
   /** Opens a scenario file on a fresh simulator for stepping (wired by the CLI). */
   openScenario?: ((file: string) => Promise<ScenarioStepper>) | null;
+  /** The keys to switch between, the first in use (its client and account replace `client` and `accountId`). */
+  keys?: ConsoleKeyChoice[];
+  environment?: Environment | null;
+  service?: ConsoleService | null;
+  /** What to keep between sessions (wired by the CLI: a file beside the store). */
+  memory?: ConsoleMemory | null;
+  /** Writes one run's evidence files; returns where (wired by the CLI). */
+  saveEvidence?: EvidenceSaver | null;
   /** Makes idempotency keys; tests may pass a counter. */
   newIdempotencyKey?: () => string;
   /**
