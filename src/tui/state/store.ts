@@ -10,6 +10,8 @@ import { defaultIdempotencyKey, emptyQuote, quoteActions } from './quote.ts';
 import { emptyRun, runActions } from './run.ts';
 import { emptyScenario, scenarioActions } from './scenario.ts';
 import { sessionActions } from './session.ts';
+import { confirmActions } from './confirm.ts';
+import { waitingActions } from './waiting.ts';
 import type { ConsoleActions, ConsoleData, ConsoleState, ConsoleStoreOptions, Screen } from './types.ts';
 
 export type ConsoleStore = StoreApi<ConsoleState>;
@@ -31,6 +33,8 @@ function initialData(options: ConsoleStoreOptions): ConsoleData {
     key: null,
     account: null,
     prompt: null,
+    confirm: null,
+    waiting: null,
     catalog: { query: { sort: 'newest', filters: {} }, page: null, cursors: [undefined], pageIndex: 0, pageSize, selected: 0, isLoading: false, searchDraft: null },
     filters: { draft: {}, row: 0 },
     agent: { listingId: null, detail: null, isLoading: false, scroll: 0 },
@@ -60,12 +64,14 @@ export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
     const catalog = catalogActions(slice);
     const filters = filterActions(slice, (draft) => catalog.loadPage({ ...get().catalog.query, filters: draft }, 0, undefined));
     const agent = agentActions(slice);
-    const quote = quoteActions(slice, client, newIdempotencyKey);
+    const waiting = waitingActions(slice);
+    const quote = quoteActions(slice, client, newIdempotencyKey, waiting.showingWaits);
     const run = runActions(slice, client);
+    const confirm = confirmActions(slice, { 'cancel-run': ({ runId }) => run.cancelRunNow(runId) });
     const monitors = monitorActions(slice, newIdempotencyKey);
     const inbox = inboxActions(slice, options.inbox);
     const control = controlActions(slice);
-    const scenario = scenarioActions(slice, options.openScenario);
+    const scenario = scenarioActions(slice, options);
 
     const loadHome = () => Promise.all([session.loadKey(), session.loadAccount()]).then(() => undefined);
 
@@ -100,8 +106,11 @@ export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
       ...inbox,
       ...control,
       ...scenario,
+      ...waiting,
+      ...confirm,
 
       async start() {
+        if (options.play) void scenario.playScenario(options.play.file, options.play.paceMs);
         await Promise.all([loadHome(), session.refreshClock()]);
       },
 

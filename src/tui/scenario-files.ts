@@ -1,0 +1,15 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Where the shipped scenarios live, relative to the working directory (as `npm run scenario` reads them). */
+export const SCENARIO_DIR = join('fixtures', 'scenarios');
+
+/** The shipped scenario files, in their numbered order; none when the folder is not there. */
+export async function listFixtureScenarios(dir = SCENARIO_DIR): Promise<string[]> {
+  try {
+    const names = await readdir(dir);
+    return names.filter((name) => name.endsWith('.json')).sort().map((name) => join(dir, name));
+  } catch {
+    return [];
+  }
+}
