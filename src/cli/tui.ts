@@ -13,6 +13,7 @@ import { createConsoleStore } from '../tui/state/store.ts';
 import type { InboxDelivery, WebhookInbox } from '../tui/webhook-inbox.ts';
 import { createReceiver, type ReceivedDelivery, type ReceiverOptions } from '../webhook/receiver.ts';
 import { helpText, parseFlags, SIMULATOR_FLAGS, UsageError, type FlagSpec } from './args.ts';
+import { playOptions, PLAY_FLAGS } from './play.ts';
 import { loadScenario } from './scenario.ts';
 
 /**
@@ -28,6 +29,7 @@ export const TUI_FLAGS: FlagSpec[] = [
   ...EMBEDDED_FLAGS,
   { name: 'url', value: 'URL', help: 'drive the simulator or service at URL instead of an embedded one (needs --key)' },
   { name: 'key', value: 'KEY', help: 'the API key secret to use with --url' },
+  ...PLAY_FLAGS,
   { name: 'help', help: 'print this help' },
 ];
 
@@ -64,6 +66,7 @@ export async function tuiCommand(argv: string[]): Promise<number> {
   }
   // Usage mistakes are reported before the terminal check, so they show up in scripts too.
   const start = typeof flags.url === 'string' ? remoteTarget(flags) : embeddedTarget(flags);
+  const play = playOptions(flags);
   if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) {
     process.stderr.write(`${NEEDS_TTY}\n`);
     return 2;
@@ -88,6 +91,7 @@ export async function tuiCommand(argv: string[]): Promise<number> {
     accountId: target.accountId,
     inbox,
     openScenario: target.controlAvailable ? openScenarioFile : null,
+    play,
   });
   // The alternate screen keeps the console out of the scrollback, as full-screen terminal programs do.
   process.stdout.write('\u001B[?1049h\u001B[H');
