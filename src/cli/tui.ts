@@ -14,6 +14,7 @@ import type { InboxDelivery, WebhookInbox } from '../tui/webhook-inbox.ts';
 import { createReceiver, type ReceivedDelivery, type ReceiverOptions } from '../webhook/receiver.ts';
 import { helpText, parseFlags, SIMULATOR_FLAGS, UsageError, type FlagSpec } from './args.ts';
 import { playOptions, PLAY_FLAGS } from './play.ts';
+import { listFixtureScenarios } from './scenario-files.ts';
 import { loadScenario } from './scenario.ts';
 
 /**
@@ -91,6 +92,7 @@ export async function tuiCommand(argv: string[]): Promise<number> {
     accountId: target.accountId,
     inbox,
     openScenario: target.controlAvailable ? openScenarioFile : null,
+    listScenarioFiles: listFixtureScenarios,
     play,
   });
   // The alternate screen keeps the console out of the scrollback, as full-screen terminal programs do.

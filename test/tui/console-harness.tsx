@@ -1,4 +1,5 @@
 import { render } from 'ink-testing-library';
+import { listFixtureScenarios } from '../../src/cli/scenario-files.ts';
 import { openScenarioFile, startWebhookInbox } from '../../src/cli/tui.ts';
 import { createClient, type Client, type ClientOptions } from '../../src/client/index.ts';
 import { App } from '../../src/tui/app.tsx';
@@ -67,6 +68,7 @@ export async function startConsole(
     accountId: demo.accountId,
     inbox,
     openScenario: options.scenarios ? openScenarioFile : null,
+    listScenarioFiles: options.scenarios ? listFixtureScenarios : null,
     newIdempotencyKey: () => `console-test-${++keyCount}`,
     realtimeRereadMs: options.realtimeRereadMs,
     ...options.store,

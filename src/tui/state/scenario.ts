@@ -1,4 +1,3 @@
-import { listFixtureScenarios } from '../scenario-files.ts';
 import type { ScenarioStepper } from '../scenario-stepper.ts';
 import { clampScroll } from './agent.ts';
 import { toDisplayError, type SliceContext } from './call.ts';
@@ -95,7 +94,7 @@ export function scenarioActions({ set, get }: SliceContext, options: Pick<Consol
 
     async openScenarioPicker() {
       if (!open) return needsEmbedded();
-      const files = await (options.listScenarioFiles ?? listFixtureScenarios)();
+      const files = (await options.listScenarioFiles?.()) ?? [];
       const { recent, file } = get().scenario;
       const choices = [...recent.map((f) => ({ file: f, isRecent: true })), ...files.filter((f) => !recent.includes(f)).map((f) => ({ file: f, isRecent: false }))];
       // The file open now (or the default) is where the cursor starts.

@@ -379,8 +379,8 @@ export interface ConsoleStoreOptions {
   inbox?: WebhookInbox | null;
   /** Opens a scenario file on a fresh simulator for stepping (wired by the CLI). */
   openScenario?: ((file: string) => Promise<ScenarioStepper>) | null;
-  /** The scenario files the picker offers (default: fixtures/scenarios/*.json under the working directory). */
-  listScenarioFiles?: () => Promise<string[]>;
+  /** The scenario files the picker offers besides recent ones (wired by the CLI: fixtures/scenarios). */
+  listScenarioFiles?: (() => Promise<string[]>) | null;
   /** Presenter mode (`--play FILE --pace S`): played from the start. */
   play?: { file: string; paceMs: number } | null;
   /** Schedules presenter mode's next step; tests pass one they drive by hand. Returns a cancel. */
