@@ -18,6 +18,8 @@ import type { InboxDelivery, WebhookInbox } from '../tui/webhook-inbox.ts';
 import { createReceiver, type ReceivedDelivery, type ReceiverOptions } from '../webhook/receiver.ts';
 import { helpText, parseFlags, SIMULATOR_FLAGS, UsageError, type FlagSpec } from './args.ts';
 import { ConsoleFile, ConsoleFileError, consoleFilePath, type SavedKey } from './console-file.ts';
+import { playOptions, PLAY_FLAGS } from './play.ts';
+import { listFixtureScenarios } from './scenario-files.ts';
 import { loadScenario } from './scenario.ts';
 
 /**
@@ -33,6 +35,7 @@ export const TUI_FLAGS: FlagSpec[] = [
   ...EMBEDDED_FLAGS,
   { name: 'url', value: 'URL', help: 'drive the simulator or service at URL instead of an embedded one (needs --key)' },
   { name: 'key', value: 'KEY', help: 'the API key secret to use with --url' },
+  ...PLAY_FLAGS,
   { name: 'help', help: 'print this help' },
 ];
 
@@ -72,6 +75,7 @@ export async function tuiCommand(argv: string[]): Promise<number> {
   }
   // Usage mistakes are reported before the terminal check, so they show up in scripts too.
   const start = typeof flags.url === 'string' ? remoteTarget(flags) : embeddedTarget(flags);
+  const play = playOptions(flags);
   if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) {
     process.stderr.write(`${NEEDS_TTY}\n`);
     return 2;
@@ -88,7 +92,7 @@ export async function tuiCommand(argv: string[]): Promise<number> {
     throw error;
   }
 
-  const store = createConsoleStore(wiring.options);
+  const store = createConsoleStore({ ...wiring.options, listScenarioFiles: listFixtureScenarios, play });
   // The alternate screen keeps the console out of the scrollback, as full-screen terminal programs do.
   process.stdout.write('\u001B[?1049h\u001B[H');
   const instance = render(createElement(App, { store }), { exitOnCtrlC: true });

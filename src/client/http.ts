@@ -1,5 +1,5 @@
 import { ApiError, NetworkError, parseRetryAfter } from './errors.ts';
-import { withRetry, type RetryOptions, type RetryPolicy } from './retry.ts';
+import { withRetry, type RetryObserver, type RetryOptions, type RetryPolicy } from './retry.ts';
 
 export { ApiError, NetworkError } from './errors.ts';
 
@@ -62,6 +62,8 @@ export interface HttpRequest {
   credential?: Credential;
   /** Defaults to `safe` for GET and `never` otherwise. */
   retry?: RetryPolicy;
+  /** Told of each wait before a retry, with a way to cut it short (retry.ts). */
+  onRetryWait?: RetryObserver;
 }
 
 export interface HttpResponse<T> {
@@ -130,7 +132,7 @@ export function createHttp(options: HttpOptions): Http {
       const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
       const policy = request.retry ?? (request.method === 'GET' ? 'safe' : 'never');
       const attempt = () => sendOnce<T>(request, payload);
-      return policy === 'safe' ? withRetry(attempt, options.retry) : attempt();
+      return policy === 'safe' ? withRetry(attempt, options.retry, request.onRetryWait) : attempt();
     },
   };
 }

@@ -53,7 +53,7 @@ export function createClient(options: ClientOptions): Client {
 
 export { ApiError, NetworkError, PollTimeoutError, isClientError, type ClientError } from './errors.ts';
 export { RequestTimeoutError, DEFAULT_TIMEOUT_MS } from './http.ts';
-export { isRetryable, retryDelayMs, DEFAULT_RETRY, type Sleep, type RetryPolicy } from './retry.ts';
+export { isRetryable, retryDelayMs, DEFAULT_RETRY, type Sleep, type RetryPolicy, type RetryWait, type RetryObserver } from './retry.ts';
 export { pollDelayMs, isTerminal, TERMINAL_RUN_STATUSES, type PollOptions } from './poll.ts';
 export { railOf, ARTIFACT_ID_HEADER, type V1Api } from './v1.ts';
 export type { SimApi } from './sim.ts';

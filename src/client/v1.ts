@@ -1,5 +1,6 @@
 import type { AgentQuery } from './agent-query.ts';
 import type { Http } from './http.ts';
+import type { RetryObserver } from './retry.ts';
 import type {
   Acceptance,
   AcceptQuoteBody,
@@ -65,9 +66,12 @@ export function createV1(http: Http) {
       return (await http.send<{ quote: Quote }>({ method: 'POST', path: `/v1/${rail}/quotes`, body, retry: 'never' })).body.quote;
     },
 
-    /** Spec 4.4: a repeat with the same idempotency key returns the original run, so retries are safe. */
-    async acceptQuote(rail: Rail, quoteId: string, body: AcceptQuoteBody): Promise<Acceptance> {
-      return (await http.send<Acceptance>({ method: 'POST', path: `/v1/${rail}/quotes/${seg(quoteId)}/accept`, body, retry: 'safe' })).body;
+    /**
+     * Spec 4.4: a repeat with the same idempotency key returns the original run, so retries are safe.
+     * A run limit's 429 carries Retry-After: `onRetryWait` sees each wait and may end it.
+     */
+    async acceptQuote(rail: Rail, quoteId: string, body: AcceptQuoteBody, options: { onRetryWait?: RetryObserver } = {}): Promise<Acceptance> {
+      return (await http.send<Acceptance>({ method: 'POST', path: `/v1/${rail}/quotes/${seg(quoteId)}/accept`, body, retry: 'safe', onRetryWait: options.onRetryWait })).body;
     },
 
     billing(rail: Rail, runId: string): Promise<Billing> {

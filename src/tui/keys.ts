@@ -1,4 +1,5 @@
 import type { Key } from 'ink';
+import { isTerminal } from '../client/index.ts';
 import type { ConsoleActions, ConsoleState, RunView, Screen } from './state/types.ts';
 
 /**
@@ -14,6 +15,8 @@ import type { ConsoleActions, ConsoleState, RunView, Screen } from './state/type
 export type CommandScope =
   | 'global'
   | 'help'
+  | 'waiting'
+  | 'confirm'
   | 'prompt'
   | 'home'
   | 'catalog'
@@ -32,7 +35,9 @@ export type CommandScope =
   | 'inbox'
   | 'requests'
   | 'faults'
-  | 'scenario';
+  | 'scenario'
+  | 'presenter'
+  | 'scenario-picker';
 
 /** A key press: a printable input, or one of Ink's named keys. */
 export type KeyMatch = { input: string } | { key: keyof Pick<Key, 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'return' | 'escape' | 'pageUp' | 'pageDown' | 'backspace' | 'delete'> };
@@ -67,12 +72,29 @@ export interface Command {
   helpKeys?: string;
   /** Shown in the clock bar instead of the hint bar, with this short text. */
   clockBarText?: string;
+  /** Takes the key from the global command bound to it while this scope owns the keyboard. */
+  overridesGlobal?: boolean;
   /** Only offered when this holds (e.g. the control API is available). */
   when?: (state: ConsoleState) => boolean;
   run(context: CommandContext): void;
 }
 
 const hasControl = (state: ConsoleState) => state.controlAvailable;
+// A command is offered (hinted and handled) only while it can still do something.
+const runCancellable = (state: ConsoleState) => state.run.read !== null && state.run.read.run.id === state.run.runId && !isTerminal(state.run.read.run.status);
+const monitorStoppable = (state: ConsoleState) => {
+  const { detail, isDetailOpen, list, selected } = state.monitors;
+  const monitor = (isDetailOpen ? detail?.monitor : undefined) ?? list?.[selected];
+  return monitor?.status === 'active' || monitor?.status === 'paused';
+};
+const notificationUnread = (state: ConsoleState) => {
+  const notification = state.notifications.list?.[state.notifications.selected];
+  return notification !== undefined && !notification.acknowledgedAt;
+};
+const frozenClock = (state: ConsoleState) => state.controlAvailable && state.clock?.mode === 'frozen';
+const scenarioOpen = (state: ConsoleState) => state.scenario.name !== null;
+const scenarioStepsLeft = (state: ConsoleState) => scenarioOpen(state) && !state.scenario.isBusy && state.scenario.next < state.scenario.total;
+
 const pendingBilling = (state: ConsoleState) => state.controlAvailable && state.run.view === 'billing' && state.run.billing?.status === 'pending';
 
 /** The number keys of the screens, in tab order. */
@@ -217,6 +239,24 @@ export const COMMANDS: Command[] = [
   // help overlay
   { id: 'help-close', scope: 'help', keys: [{ key: 'escape' }], label: 'esc', description: 'close help', run: ({ actions }) => actions.closeHelp() },
 
+  // a Retry-After being waited out (the waiting line counts it down)
+  { id: 'waiting-stop', scope: 'waiting', keys: [{ key: 'escape' }], label: 'esc', description: 'stop waiting', run: ({ actions }) => actions.stopWaiting() },
+  // On a frozen clock waiting cannot free a run limit: only simulated time ends runs.
+  {
+    id: 'waiting-advance',
+    scope: 'waiting',
+    keys: [{ input: '>' }],
+    label: '>',
+    description: 'next event, retry now',
+    overridesGlobal: true,
+    when: frozenClock,
+    run: ({ actions }) => void actions.advanceAndRetry(),
+  },
+
+  // a yes/no question (cancelling a run)
+  { id: 'confirm-yes', scope: 'confirm', keys: [{ input: 'y' }, { key: 'return' }], label: 'y', helpKeys: 'y ⏎', description: 'yes', run: ({ actions }) => void actions.answerConfirm(true) },
+  { id: 'confirm-no', scope: 'confirm', keys: [{ input: 'n' }, { key: 'escape' }], label: 'n', helpKeys: 'n esc', description: 'no', run: ({ actions }) => void actions.answerConfirm(false) },
+
   // one-line prompt (printable keys are typed; see useCommands' fallback)
   { id: 'prompt-submit', scope: 'prompt', keys: [{ key: 'return' }], label: '⏎', description: 'ok', run: ({ actions }) => void actions.submitPrompt() },
   { id: 'prompt-cancel', scope: 'prompt', keys: [{ key: 'escape' }], label: 'esc', description: 'cancel', run: ({ actions }) => actions.cancelPrompt() },
@@ -306,7 +346,7 @@ export const COMMANDS: Command[] = [
   runView('run-receipt', 'i', 'receipt', 'receipt'),
   runView('run-export', 'e', 'export', 'export'),
   { id: 'run-evidence', scope: 'run', keys: [{ input: 'w' }], label: 'w', description: 'save evidence', run: ({ actions }) => void actions.saveEvidence() },
-  { id: 'run-cancel', scope: 'run', keys: [{ input: 'x' }], label: 'x', description: 'cancel run', run: ({ actions }) => void actions.cancelRun() },
+  { id: 'run-cancel', scope: 'run', keys: [{ input: 'x' }], label: 'x', description: 'cancel run', when: runCancellable, run: ({ actions }) => actions.cancelRun() },
   // Reads left unconfirmed (spec 3.3: billing pending) are resolved by the operator, here through /sim.
   { id: 'run-reads-confirmed', scope: 'run', keys: [{ input: 'c' }], label: 'c', description: 'reads confirmed', when: pendingBilling, run: ({ actions }) => void actions.reconcileRun(true) },
   { id: 'run-reads-unconfirmed', scope: 'run', keys: [{ input: 'u' }], label: 'u', description: 'reads not confirmed', when: pendingBilling, run: ({ actions }) => void actions.reconcileRun(false) },
@@ -321,15 +361,15 @@ export const COMMANDS: Command[] = [
   { id: 'monitors-open', scope: 'monitors', keys: [{ key: 'return' }], label: '⏎', description: 'detail', run: ({ actions }) => void actions.openSelectedMonitor() },
   { id: 'monitors-new', scope: 'monitors', keys: [{ input: 'n' }], label: 'n', description: 'new demo monitor', run: ({ actions }) => void actions.createDemoMonitor() },
   { id: 'monitors-mine', scope: 'monitors', keys: [{ input: 'm' }], label: 'm', description: 'mine match', when: hasControl, run: ({ actions }) => void actions.mineMatchingLog() },
-  { id: 'monitors-stop', scope: 'monitors', keys: [{ input: 'x' }], label: 'x', description: 'stop', run: ({ actions }) => void actions.stopMonitor() },
+  { id: 'monitors-stop', scope: 'monitors', keys: [{ input: 'x' }], label: 'x', description: 'stop', when: monitorStoppable, run: ({ actions }) => void actions.stopMonitor() },
   ...scrollCommands('monitor', (actions, delta, max) => actions.scrollMonitor(delta, max)),
   { id: 'monitor-mine', scope: 'monitor', keys: [{ input: 'm' }], label: 'm', description: 'mine match', when: hasControl, run: ({ actions }) => void actions.mineMatchingLog() },
-  { id: 'monitor-stop', scope: 'monitor', keys: [{ input: 'x' }], label: 'x', description: 'stop', run: ({ actions }) => void actions.stopMonitor() },
+  { id: 'monitor-stop', scope: 'monitor', keys: [{ input: 'x' }], label: 'x', description: 'stop', when: monitorStoppable, run: ({ actions }) => void actions.stopMonitor() },
   { id: 'monitor-back', scope: 'monitor', keys: [{ key: 'escape' }], label: 'esc', description: 'monitors', run: ({ actions }) => actions.closeMonitor() },
 
   // notifications
   ...selectCommands('notifications', (actions, delta) => actions.moveNotificationSelection(delta)),
-  { id: 'notifications-ack', scope: 'notifications', keys: [{ input: 'a' }], label: 'a', description: 'acknowledge', run: ({ actions }) => void actions.ackNotification() },
+  { id: 'notifications-ack', scope: 'notifications', keys: [{ input: 'a' }], label: 'a', description: 'acknowledge', when: notificationUnread, run: ({ actions }) => void actions.ackNotification() },
 
   // webhook inbox
   { id: 'inbox-connect', scope: 'inbox', keys: [{ input: 'c' }], label: 'c', description: 'connect monitors', when: hasControl, run: ({ actions }) => void actions.connectInbox() },
@@ -342,10 +382,10 @@ export const COMMANDS: Command[] = [
   ...selectCommands('faults', (actions, delta) => actions.moveFaultRow(delta), 'switch'),
   { id: 'faults-toggle', scope: 'faults', keys: [{ input: ' ' }, { key: 'return' }], label: 'space', helpKeys: 'space ⏎', description: 'toggle', when: hasControl, run: ({ actions }) => void actions.toggleFault() },
 
-  // scenario stepping
-  { id: 'scenario-open', scope: 'scenario', keys: [{ input: 'o' }], label: 'o', description: 'open file', run: ({ actions }) => actions.askScenarioFile() },
-  { id: 'scenario-step', scope: 'scenario', keys: [{ input: 'n' }, { input: ' ' }], label: 'n', helpKeys: 'n space', description: 'next step', run: ({ actions }) => void actions.stepScenario() },
-  { id: 'scenario-all', scope: 'scenario', keys: [{ input: 'a' }], label: 'a', description: 'run to end', run: ({ actions }) => void actions.runScenarioToEnd() },
+  // scenario stepping; presenter mode (--play) steps on its own, and space pauses it
+  { id: 'scenario-open', scope: 'scenario', keys: [{ input: 'o' }], label: 'o', description: 'open file', run: ({ actions }) => void actions.openScenarioPicker() },
+  { id: 'scenario-step', scope: 'scenario', keys: [{ input: 'n' }, { input: ' ' }], label: 'n', helpKeys: 'n space', description: 'next step', when: scenarioStepsLeft, run: ({ actions }) => void actions.stepScenario() },
+  { id: 'scenario-all', scope: 'scenario', keys: [{ input: 'a' }], label: 'a', description: 'run to end', when: scenarioStepsLeft, run: ({ actions }) => void actions.runScenarioToEnd() },
   ...selectCommands('scenario', (actions, delta) => actions.moveScenarioStep(delta), 'step'),
   {
     id: 'scenario-page-down',
@@ -367,7 +407,19 @@ export const COMMANDS: Command[] = [
     isHelpHidden: true,
     run: ({ actions, view }) => actions.scrollScenario(-(view.pageRows ?? 5), view.maxScroll ?? 0),
   },
-  { id: 'scenario-close', scope: 'scenario', keys: [{ input: 'x' }], label: 'x', description: 'close', run: ({ actions }) => void actions.closeScenario() },
+  { id: 'scenario-close', scope: 'scenario', keys: [{ input: 'x' }], label: 'x', description: 'close', when: scenarioOpen, run: ({ actions }) => void actions.closeScenario() },
+
+  // presenter mode (--play): the steps run on their own, one per pace
+  { id: 'presenter-pause', scope: 'presenter', keys: [{ input: ' ' }], label: 'space', description: 'pause/resume', run: ({ actions }) => actions.togglePresenterPause() },
+  { id: 'presenter-step', scope: 'presenter', keys: [{ input: 'n' }], label: 'n', description: 'next step now', run: ({ actions }) => void actions.stepScenario() },
+  ...selectCommands('presenter', (actions, delta) => actions.moveScenarioStep(delta), 'step'),
+  { id: 'presenter-stop', scope: 'presenter', keys: [{ input: 'x' }], label: 'x', description: 'close', run: ({ actions }) => void actions.closeScenario() },
+
+  // the scenario picker: shipped fixtures and recent files
+  ...selectCommands('scenario-picker', (actions, delta) => actions.moveScenarioPick(delta), 'file'),
+  { id: 'scenario-picker-open', scope: 'scenario-picker', keys: [{ key: 'return' }], label: '⏎', description: 'open', run: ({ actions }) => void actions.openPickedScenario() },
+  { id: 'scenario-picker-type', scope: 'scenario-picker', keys: [{ input: 't' }, { input: '/' }], label: 't', helpKeys: 't /', description: 'type a path', run: ({ actions }) => actions.askScenarioFile() },
+  { id: 'scenario-picker-close', scope: 'scenario-picker', keys: [{ key: 'escape' }], label: 'esc', description: 'close', run: ({ actions }) => actions.closeScenarioPicker() },
 ];
 
 export function matches(match: KeyMatch, input: string, key: Key): boolean {
@@ -383,11 +435,14 @@ export function findCommand(scope: CommandScope, state: ConsoleState, input: str
   return commandsFor(scope, state).find((c) => c.keys.some((m) => matches(m, input, key)));
 }
 
-type ScopeFacts = Pick<ConsoleState, 'isHelpOpen' | 'screen' | 'catalog'> & Partial<Pick<ConsoleState, 'prompt' | 'quote' | 'run' | 'monitors'>>;
+type ScopeFacts = Pick<ConsoleState, 'isHelpOpen' | 'screen' | 'catalog'> & Partial<Pick<ConsoleState, 'prompt' | 'confirm' | 'waiting' | 'quote' | 'run' | 'monitors' | 'scenario'>>;
 
 /** The scope that owns the screen's keys right now (global commands aside). */
 export function activeScope(state: ScopeFacts): CommandScope {
   if (state.isHelpOpen) return 'help';
+  // A wait or a question is about what was just asked for: it comes before anything on screen.
+  if (state.waiting) return 'waiting';
+  if (state.confirm) return 'confirm';
   if (state.prompt) return 'prompt';
   switch (state.screen) {
     case 'catalog':
@@ -398,13 +453,15 @@ export function activeScope(state: ScopeFacts): CommandScope {
       return state.run?.runId ? 'run' : 'runs';
     case 'monitors':
       return state.monitors?.isDetailOpen ? 'monitor' : 'monitors';
+    case 'scenario':
+      return state.scenario?.picker ? 'scenario-picker' : state.scenario?.presenter && state.scenario.next < state.scenario.total ? 'presenter' : 'scenario';
     default:
       return state.screen;
   }
 }
 
-/** Global commands step aside while text is typed, so 'q' or '1' can be typed. */
-export const globalsActive = (scope: CommandScope) => scope !== 'search' && scope !== 'prompt';
+/** Global commands step aside while text is typed, so 'q' or '1' can be typed, and while a question waits for y or n. */
+export const globalsActive = (scope: CommandScope) => scope !== 'search' && scope !== 'prompt' && scope !== 'confirm';
 
 /** Every scope a screen can own, for help and the command-table test. */
 export const SCREEN_SCOPES: Record<Screen, CommandScope[]> = {
@@ -420,12 +477,14 @@ export const SCREEN_SCOPES: Record<Screen, CommandScope[]> = {
   inbox: ['inbox'],
   requests: ['requests'],
   faults: ['faults'],
-  scenario: ['scenario'],
+  scenario: ['scenario', 'presenter', 'scenario-picker'],
 };
 
 export const SCOPE_TITLES: Record<CommandScope, string> = {
   global: 'Everywhere',
   help: 'Help',
+  waiting: 'Waiting to retry',
+  confirm: 'Question',
   prompt: 'Text field',
   home: 'Key',
   catalog: 'Catalog',
@@ -445,4 +504,40 @@ export const SCOPE_TITLES: Record<CommandScope, string> = {
   requests: 'Request log',
   faults: 'Faults',
   scenario: 'Scenario',
+  presenter: 'Presenting',
+  'scenario-picker': 'Scenario files',
 };
+
+/** The Key of a single character, as Ink's parser gives it for that character alone. */
+function keyOf(char: string, base: Key): Key {
+  const plain: Key = { ...base, upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageUp: false, pageDown: false, return: false, escape: false, tab: false, backspace: false, delete: false, ctrl: false, meta: false, shift: /[A-Z]/.test(char) };
+  if (char === '\r') return { ...plain, return: true };
+  if (char === '\t') return { ...plain, tab: true };
+  if (char === '\b') return { ...plain, backspace: true };
+  // Ink calls DEL (what the Backspace key sends) `delete`; both erase here.
+  if (char === '\u007F') return { ...plain, delete: true };
+  const code = char.codePointAt(0) ?? 0;
+  if (code >= 1 && code <= 26) return { ...plain, ctrl: true };
+  return plain;
+}
+
+/**
+ * The key presses in one input event. Ink splits its input at escape
+ * sequences only, and a terminal read returns whatever arrived since the
+ * last one, so keys typed faster than the console reads them (six
+ * Backspaces in one burst, or two at 30 a second on a busy machine) come as
+ * one event Ink does not recognise: its input is the raw characters and no
+ * key flag is set. Such an event is split into one press per character;
+ * anything Ink recognised (an arrow, a single key) is passed on as is.
+ */
+export function keyPresses(input: string, key: Key): Array<{ input: string; key: Key }> {
+  const chars = Array.from(input);
+  const recognised = key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown || key.return || key.escape || key.tab || key.backspace || key.delete || key.ctrl || key.meta;
+  if (chars.length < 2 || recognised) return [{ input, key }];
+  return chars.map((char) => {
+    const charKey = keyOf(char, key);
+    // As Ink reports a control character: its letter with ctrl, no printable input for the named keys.
+    const charInput = charKey.ctrl ? String.fromCharCode((char.codePointAt(0) ?? 0) + 96) : charKey.return || charKey.tab || charKey.backspace || charKey.delete ? '' : char;
+    return { input: charInput, key: charKey };
+  });
+}

@@ -1,6 +1,6 @@
 import { useApp, useInput, type Key } from 'ink';
 import { useCallback, useRef } from 'react';
-import { activeScope, findCommand, globalsActive, type CommandScope, type CommandView } from './keys.ts';
+import { activeScope, findCommand, globalsActive, keyPresses, type CommandScope, type CommandView } from './keys.ts';
 import { useConsole, useConsoleStore, useIsInteractive } from './state/context.tsx';
 
 interface UseCommandsOptions {
@@ -30,10 +30,13 @@ export function useCommands(scope: CommandScope, options: UseCommandsOptions = {
   const latest = useRef(options);
   latest.current = options;
 
-  const handler = useCallback(
+  const handlePress = useCallback(
     (input: string, key: Key) => {
       const state = store.getState();
-      if (!owns(scope, activeScope(state))) return;
+      const current = activeScope(state);
+      if (!owns(scope, current)) return;
+      // A key the scope in charge takes over (e.g. `>` while waiting to retry) is not the global command's.
+      if (scope === 'global' && findCommand(current, state, input, key)?.overridesGlobal) return;
       const command = findCommand(scope, state, input, key);
       if (command) state.actions.clearNotice();
       if (command) command.run({ actions: state.actions, state, view: latest.current.view ?? {}, input, quit: exit });
@@ -41,6 +44,8 @@ export function useCommands(scope: CommandScope, options: UseCommandsOptions = {
     },
     [scope, store, exit],
   );
+  // Each press reads the store afresh, so a burst of keys acts as the same keys one by one.
+  const handler = useCallback((input: string, key: Key) => keyPresses(input, key).forEach((press) => handlePress(press.input, press.key)), [handlePress]);
 
   const ownsNow = useConsole((state) => owns(scope, activeScope(state)));
   useInput(handler, { isActive: isInteractive && ownsNow && (options.isActive ?? true) });

@@ -1,8 +1,10 @@
 import { render } from 'ink-testing-library';
+import { listFixtureScenarios } from '../../src/cli/scenario-files.ts';
 import { openScenarioFile, startWebhookInbox } from '../../src/cli/tui.ts';
-import { createClient, type Client } from '../../src/client/index.ts';
+import { createClient, type Client, type ClientOptions } from '../../src/client/index.ts';
 import { App } from '../../src/tui/app.tsx';
 import { createConsoleStore, type ConsoleStore } from '../../src/tui/state/store.ts';
+import type { ConsoleStoreOptions } from '../../src/tui/state/types.ts';
 import type { WebhookInbox } from '../../src/tui/webhook-inbox.ts';
 import { listen, startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 
@@ -40,12 +42,23 @@ export interface ConsoleHarness {
  * is interactive rather than asking the terminal.
  */
 export async function startConsole(
-  options: { controlAvailable?: boolean; inbox?: boolean; scenarios?: boolean; clock?: 'frozen' | 'realtime'; clockRefreshMs?: number; realtimeRereadMs?: number } = {},
+  options: {
+    controlAvailable?: boolean;
+    inbox?: boolean;
+    scenarios?: boolean;
+    clock?: 'frozen' | 'realtime';
+    clockRefreshMs?: number;
+    realtimeRereadMs?: number;
+    /** E.g. retries with a sleep the test ends by hand. */
+    client?: Partial<ClientOptions>;
+    /** E.g. presenter mode with a pacer the test drives. */
+    store?: Partial<ConsoleStoreOptions>;
+  } = {},
 ): Promise<ConsoleHarness> {
   const sim = await startSimulator(options.clock ? { clock: options.clock } : {});
   const baseUrl = await listen(sim.app);
   const demo = sim.demo.find((d) => d.profile === 'local_custody')!;
-  const client = createClient({ baseUrl, key: demo.secret, retries: 0 });
+  const client = createClient({ baseUrl, key: demo.secret, retries: 0, ...options.client });
   // The same wiring as `npm start` (src/cli/tui.ts): the receiver and the scenario opener are handed in.
   const inbox = options.inbox ? await startWebhookInbox(client) : null;
   let keyCount = 0;
@@ -55,8 +68,10 @@ export async function startConsole(
     accountId: demo.accountId,
     inbox,
     openScenario: options.scenarios ? openScenarioFile : null,
+    listScenarioFiles: options.scenarios ? listFixtureScenarios : null,
     newIdempotencyKey: () => `console-test-${++keyCount}`,
     realtimeRereadMs: options.realtimeRereadMs,
+    ...options.store,
   });
   const view = render(<App store={store} isInteractive clockRefreshMs={options.clockRefreshMs ?? 60_000} />);
   const lastFrame = () => view.lastFrame() ?? '';

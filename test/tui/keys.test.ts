@@ -14,9 +14,12 @@ describe('command table', () => {
   });
 
   it('never binds one key twice where both scopes listen at once', () => {
-    const scopes: CommandScope[] = ['help', 'prompt', ...Object.values(SCREEN_SCOPES).flat()];
+    const scopes: CommandScope[] = ['help', 'waiting', 'confirm', 'prompt', ...Object.values(SCREEN_SCOPES).flat()];
     for (const scope of scopes) {
-      const live = COMMANDS.filter((c) => c.scope === scope || (c.scope === 'global' && globalsActive(scope)));
+      // A scope's command marked overridesGlobal takes its key from the global one (useCommands).
+      const taken = COMMANDS.filter((c) => c.scope === scope && c.overridesGlobal).flatMap((c) => c.keys.map(describeMatch));
+      const globals = COMMANDS.filter((c) => c.scope === 'global' && globalsActive(scope) && !c.keys.some((m) => taken.includes(describeMatch(m))));
+      const live = [...COMMANDS.filter((c) => c.scope === scope), ...globals];
       const keys = live.flatMap((c) => c.keys.map(describeMatch));
       expect(keys.filter((k, i) => keys.indexOf(k) !== i), `duplicate keys in ${scope}`).toEqual([]);
     }
@@ -26,7 +29,7 @@ describe('command table', () => {
     expect(SCREEN_KEYS.map((s) => s.key)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '0']);
     const owned = new Set(Object.values(SCREEN_SCOPES).flat());
     for (const command of COMMANDS) {
-      if (!['global', 'help', 'prompt'].includes(command.scope)) expect(owned.has(command.scope), command.id).toBe(true);
+      if (!['global', 'help', 'waiting', 'confirm', 'prompt'].includes(command.scope)) expect(owned.has(command.scope), command.id).toBe(true);
     }
   });
 

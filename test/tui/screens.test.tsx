@@ -77,6 +77,8 @@ describe('screens', () => {
     h.press('0');
     await h.waitForFrame('Press o to open');
     h.press('o');
+    await h.waitForFrame('Open a scenario');
+    h.press('t');
     await h.waitForFrame('Scenario file: fixtures/scenarios/01-complete-report-charged.json█');
     h.press(KEYS.enter);
     await h.waitForFrame('complete-report-charged · 0/8 steps');
@@ -105,6 +107,8 @@ describe('screens', () => {
     h.press('0');
     await h.waitForFrame('Press o to open');
     h.press('o');
+    await h.waitForFrame('Open a scenario');
+    h.press('t');
     await h.waitForFrame('Scenario file:');
     for (let i = 0; i < 'complete-report-charged.json'.length; i += 1) h.press(KEYS.backspace);
     h.press('nope.json', KEYS.enter);

@@ -1,8 +1,9 @@
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { Lines, maxScrollOf } from '../components/lines.tsx';
-import { DEFAULT_SCENARIO_FILE } from '../state/scenario.ts';
+import { balanceMoves, stepCaption } from '../scenario-captions.ts';
 import { useConsole } from '../state/context.tsx';
+import type { ScenarioState } from '../state/types.ts';
 import { clip } from '../text.ts';
 import { theme } from '../theme.ts';
 import { useCommands } from '../use-commands.ts';
@@ -17,17 +18,23 @@ import { windowOf } from './monitors.tsx';
 export function ScenarioScreen() {
   const scenario = useConsole((s) => s.scenario);
   const { columns, bodyRows } = useViewport();
-  const listRows = Math.min(5, Math.max(2, scenario.steps.length));
-  const detailRows = Math.max(3, bodyRows - 3 - listRows);
   const step = scenario.steps[scenario.selected];
+  const moves = useMemo(() => (step ? balanceMoves(scenario.steps[scenario.selected - 1]?.balances ?? null, step.balances) : []), [step, scenario.steps, scenario.selected]);
+  // Presenter mode's caption (2 lines) and the balance moves take the detail's room, not the list's.
+  const captionRows = scenario.presenter ? 2 + Math.min(3, moves.length) : 0;
+  const listRows = Math.min(scenario.presenter ? 3 : 5, Math.max(2, scenario.steps.length));
+  const detailRows = Math.max(3, bodyRows - 3 - listRows - captionRows);
   const lines = useMemo(() => (step ? scenarioStepLines(step, columns - 2) : []), [step, columns]);
   useCommands('scenario', { view: { maxScroll: maxScrollOf(lines, detailRows), pageRows: detailRows - 1 } });
+  useCommands('presenter', { view: { maxScroll: maxScrollOf(lines, detailRows), pageRows: detailRows - 1 } });
+  useCommands('scenario-picker');
 
+  if (scenario.picker) return <ScenarioPicker picker={scenario.picker} rows={bodyRows - 2} columns={columns} />;
   if (!scenario.file) {
     return (
       <Box flexDirection="column">
         <Text bold>Scenario stepping</Text>
-        <Text color={theme.muted}>Press o to open a scenario file (default {DEFAULT_SCENARIO_FILE}).</Text>
+        <Text color={theme.muted}>Press o to open a scenario file: pick a shipped one or one opened before, or type a path (t).</Text>
         <Text color={theme.muted}>It runs on a fresh simulator on a frozen clock, one step per n, as `npm run scenario` would, never on this console's simulator.</Text>
       </Box>
     );
@@ -58,8 +65,50 @@ export function ScenarioScreen() {
           </Text>
         );
       })}
-      {scenario.steps.length === 0 ? <Text color={theme.muted}>No step run yet: press n.</Text> : null}
+      {scenario.steps.length === 0 ? <Text color={theme.muted}>{scenario.presenter ? 'Presenting: the first step runs shortly (space pauses).' : 'No step run yet: press n.'}</Text> : null}
+      {scenario.presenter && step ? <Caption scenario={scenario} caption={stepCaption(step)} moves={moves.slice(0, 3)} columns={columns} /> : null}
       <Lines lines={lines} rows={detailRows} scroll={scenario.scroll} scrollKeys="pgdn pgup" />
+    </Box>
+  );
+}
+
+/** Presenter mode: what the step just shown was, in the scenario's words, and how the money moved. */
+function Caption({ scenario, caption, moves, columns }: { scenario: ScenarioState; caption: string; moves: string[]; columns: number }) {
+  const { presenter, selected, total, next } = scenario;
+  const state = next >= total ? 'the end' : presenter?.isPaused ? 'paused · space resumes' : `next in ${Math.round((presenter?.paceMs ?? 0) / 1000)} s · space pauses`;
+  return (
+    <Box flexDirection="column">
+      <Text color={theme.accent} bold wrap="truncate-end">
+        ▶ Step {selected + 1}/{total}: {caption}
+      </Text>
+      <Text color={theme.muted} wrap="truncate-end">
+        {moves.length ? '' : 'no balance moved · '}
+        {state}
+      </Text>
+      {moves.map((line) => (
+        <Text key={line} color={theme.ok}>
+          {clip(`  ${line}`, columns - 1)}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+/** The files `o` offers: those opened before first, then the shipped scenarios. */
+function ScenarioPicker({ picker, rows, columns }: { picker: NonNullable<ScenarioState['picker']>; rows: number; columns: number }) {
+  const { top, visible } = windowOf(picker.choices, picker.selected, Math.max(3, rows - 2));
+  return (
+    <Box flexDirection="column">
+      <Text bold>Open a scenario</Text>
+      <Text color={theme.muted} wrap="truncate-end">
+        ⏎ opens the file on a fresh simulator of its own · t types another path · esc closes
+      </Text>
+      {picker.choices.length === 0 ? <Text color={theme.muted}>No scenario files found under fixtures/scenarios: press t to type a path.</Text> : null}
+      {visible.map((choice, index) => (
+        <Text key={choice.file} inverse={top + index === picker.selected}>
+          {clip(`${choice.isRecent ? 'recent ' : '       '}${choice.file}`, columns - 1)}
+        </Text>
+      ))}
     </Box>
   );
 }

@@ -1,4 +1,4 @@
-import { railOf, type AgentDetail, type Client } from '../../client/index.ts';
+import { railOf, type AgentDetail, type Client, type RetryObserver } from '../../client/index.ts';
 import { formatProfileAmount } from '../amount.ts';
 import { buildQuoteForm, quoteBody } from '../quote-form.ts';
 import { clampScroll } from './agent.ts';
@@ -32,7 +32,13 @@ export const defaultIdempotencyKey = () => `console-${globalThis.crypto.randomUU
  * and acceptance refusals are shown in the builder, explained, rather than on
  * the error line: they are the point of a rehearsal.
  */
-export function quoteActions({ set, get }: SliceContext, client: Client, newIdempotencyKey: () => string): QuoteActions {
+export function quoteActions(
+  { set, get }: SliceContext,
+  client: Client,
+  newIdempotencyKey: () => string,
+  // The run limits answer 429 with Retry-After (spec 8), which the client waits out: the console shows that wait.
+  showingWaits: <T>(what: string, call: (observe: RetryObserver) => Promise<T>) => Promise<T>,
+): QuoteActions {
   const patch = (partial: Partial<QuoteState>) => set((s) => ({ quote: { ...s.quote, ...partial } }));
 
   async function keyProfile(): Promise<string | null> {
@@ -143,7 +149,9 @@ export function quoteActions({ set, get }: SliceContext, client: Client, newIdem
       patch({ isBusy: true });
       set({ error: null, notice: null });
       try {
-        const acceptance = await client.v1.acceptQuote(railOf(profile), quote.id, { acceptedContractHash: quote.contractHash, idempotencyKey });
+        const acceptance = await showingWaits('the acceptance', (onRetryWait) =>
+          client.v1.acceptQuote(railOf(profile), quote.id, { acceptedContractHash: quote.contractHash, idempotencyKey }, { onRetryWait }),
+        );
         patch({ isBusy: false, mode: 'quote' });
         const run = acceptance.run;
         set((s) => ({

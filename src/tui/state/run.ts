@@ -6,7 +6,7 @@ import type { ConsoleActions, RunListItem, RunState, RunView } from './types.ts'
 type RunActions = Pick<
   ConsoleActions,
   'loadRuns' | 'moveRunSelection' | 'openSelectedRun' | 'openRun' | 'loadRun' | 'pollRun' | 'showRunView' | 'cancelRun' | 'reconcileRun' | 'closeRun' | 'scrollRun'
->;
+> & { cancelRunNow(runId: string): Promise<void> };
 
 export const emptyRun = (): RunState => ({
   list: null,
@@ -149,13 +149,21 @@ export function runActions({ set, get, call }: SliceContext, client: Client): Ru
       else await loadView(view);
     },
 
-    async cancelRun() {
+    cancelRun() {
       const { runId, read } = get().run;
       if (!runId) return;
+      // Spec 3.2: cancelling settles what was used so far; there is no undo, so it is asked like accept is.
+      const status = read ? ` (${read.run.status})` : '';
+      set({ confirm: { kind: 'cancel-run', runId, question: `Cancel run ${runId.slice(0, 8)}…${status}? What it used so far is settled; this cannot be undone.` } });
+    },
+
+    async cancelRunNow(runId) {
       const result = await call((c) => c.v1.cancelRun(runId));
       if (!result.ok) return;
-      const wasTerminal = read ? isTerminal(read.run.status) : false;
+      const { read } = get().run;
+      const wasTerminal = read && read.run.id === runId ? isTerminal(read.run.status) : false;
       set({ notice: wasTerminal ? `the run had already ended (${result.value.status}); cancel changed nothing` : `cancelled: the run is ${result.value.status}` });
+      if (get().run.runId !== runId) return;
       patch({ pollIndex: 0 });
       await loadRun();
     },

@@ -1,26 +1,75 @@
 import type { ScenarioStepper } from '../scenario-stepper.ts';
 import { clampScroll } from './agent.ts';
 import { toDisplayError, type SliceContext } from './call.ts';
-import type { ConsoleActions, ScenarioState } from './types.ts';
+import type { ConsoleActions, ConsoleStoreOptions, Pacer, ScenarioState } from './types.ts';
 
-type ScenarioActions = Pick<ConsoleActions, 'askScenarioFile' | 'openScenario' | 'stepScenario' | 'runScenarioToEnd' | 'moveScenarioStep' | 'closeScenario' | 'scrollScenario'>;
+type ScenarioActions = Pick<
+  ConsoleActions,
+  | 'askScenarioFile'
+  | 'openScenarioPicker'
+  | 'moveScenarioPick'
+  | 'openPickedScenario'
+  | 'closeScenarioPicker'
+  | 'openScenario'
+  | 'stepScenario'
+  | 'runScenarioToEnd'
+  | 'moveScenarioStep'
+  | 'closeScenario'
+  | 'scrollScenario'
+  | 'playScenario'
+  | 'togglePresenterPause'
+>;
+
+/** How many files opened before the picker lists first. */
+const RECENT_FILES = 5;
+
+const timerPacer: Pacer = (ms, step) => {
+  const timer = setTimeout(step, ms);
+  return () => clearTimeout(timer);
+};
 
 export const DEFAULT_SCENARIO_FILE = 'fixtures/scenarios/01-complete-report-charged.json';
 
-export const emptyScenario = (): ScenarioState => ({ file: null, name: null, description: null, total: 0, next: 0, provisioned: [], steps: [], selected: 0, isBusy: false, scroll: 0 });
+export const emptyScenario = (): ScenarioState => ({ picker: null, recent: [], presenter: null, file: null, name: null, description: null, total: 0, next: 0, provisioned: [], steps: [], selected: 0, isBusy: false, scroll: 0 });
 
 /**
  * Scenario stepping: a scenario file runs on a fresh simulator of its own (as
  * `npm run scenario` does), one step per key, never on the console's.
  */
-export function scenarioActions({ set, get }: SliceContext, open: ((file: string) => Promise<ScenarioStepper>) | null | undefined): ScenarioActions {
+export function scenarioActions({ set, get }: SliceContext, options: Pick<ConsoleStoreOptions, 'openScenario' | 'listScenarioFiles' | 'pacer'>): ScenarioActions {
+  const open = options.openScenario;
+  const pacer = options.pacer ?? timerPacer;
   let stepper: ScenarioStepper | null = null;
+  let cancelPace: (() => void) | null = null;
   const patch = (partial: Partial<ScenarioState>) => set((s) => ({ scenario: { ...s.scenario, ...partial } }));
 
+  function stopPacing() {
+    cancelPace?.();
+    cancelPace = null;
+  }
+
   async function closeStepper() {
+    stopPacing();
     const closing = stepper;
     stepper = null;
     if (closing) await closing.close().catch(() => undefined);
+  }
+
+  /** Presenter mode: the next step after the pace, unless paused, done or closed meanwhile. */
+  function paceNext() {
+    stopPacing();
+    const { presenter } = get().scenario;
+    if (!presenter || presenter.isPaused || !stepper || stepper.isDone()) return;
+    const playing = stepper;
+    cancelPace = pacer(presenter.paceMs, () => {
+      cancelPace = null;
+      if (stepper !== playing || get().scenario.presenter?.isPaused) return;
+      void get()
+        .actions.stepScenario()
+        .then(() => {
+          if (stepper === playing) paceNext();
+        });
+    });
   }
 
   async function stepOnce(): Promise<boolean> {
@@ -31,22 +80,63 @@ export function scenarioActions({ set, get }: SliceContext, open: ((file: string
     return !stepper.isDone();
   }
 
+  function needsEmbedded() {
+    set({ error: { code: 'console_error', message: 'Scenario stepping needs the embedded simulator (not available with --url).', status: null } });
+  }
+
   return {
     askScenarioFile() {
-      set({ prompt: { title: 'Scenario file', value: get().scenario.file ?? DEFAULT_SCENARIO_FILE, target: { kind: 'scenario-file' } } });
+      const { picker, file } = get().scenario;
+      const value = picker?.choices[picker.selected]?.file ?? file ?? DEFAULT_SCENARIO_FILE;
+      patch({ picker: null });
+      set({ prompt: { title: 'Scenario file', value, target: { kind: 'scenario-file' } } });
+    },
+
+    async openScenarioPicker() {
+      if (!open) return needsEmbedded();
+      const files = (await options.listScenarioFiles?.()) ?? [];
+      const { recent, file } = get().scenario;
+      const choices = [...recent.map((f) => ({ file: f, isRecent: true })), ...files.filter((f) => !recent.includes(f)).map((f) => ({ file: f, isRecent: false }))];
+      // The file open now (or the default) is where the cursor starts.
+      const start = choices.findIndex((c) => c.file === (file ?? DEFAULT_SCENARIO_FILE));
+      patch({ picker: { choices, selected: Math.max(0, start) } });
+    },
+
+    moveScenarioPick(delta) {
+      const { picker } = get().scenario;
+      if (!picker || picker.choices.length === 0) return;
+      patch({ picker: { ...picker, selected: Math.min(picker.choices.length - 1, Math.max(0, picker.selected + delta)) } });
+    },
+
+    async openPickedScenario() {
+      const { picker } = get().scenario;
+      const choice = picker?.choices[picker.selected];
+      if (!choice) return;
+      patch({ picker: null });
+      await get().actions.openScenario(choice.file);
+    },
+
+    closeScenarioPicker() {
+      patch({ picker: null });
     },
 
     async openScenario(file) {
-      if (!open) {
-        set({ error: { code: 'console_error', message: 'Scenario stepping needs the embedded simulator (not available with --url).', status: null } });
-        return;
-      }
+      if (!open) return needsEmbedded();
       await closeStepper();
       set({ error: null, notice: null });
-      patch({ ...emptyScenario(), file, isBusy: true });
+      const { recent } = get().scenario;
+      patch({ ...emptyScenario(), recent, file, isBusy: true });
       try {
         stepper = await open(file);
-        patch({ name: stepper.name, description: stepper.description, total: stepper.total, next: 0, provisioned: stepper.provisioned, isBusy: false });
+        patch({
+          name: stepper.name,
+          description: stepper.description,
+          total: stepper.total,
+          next: 0,
+          provisioned: stepper.provisioned,
+          isBusy: false,
+          recent: [file, ...recent.filter((f) => f !== file)].slice(0, RECENT_FILES),
+        });
       } catch (error) {
         patch({ isBusy: false });
         set({ error: toDisplayError(error) });
@@ -84,7 +174,23 @@ export function scenarioActions({ set, get }: SliceContext, open: ((file: string
 
     async closeScenario() {
       await closeStepper();
-      patch(emptyScenario());
+      patch({ ...emptyScenario(), recent: get().scenario.recent });
+    },
+
+    async playScenario(file, paceMs) {
+      set({ screen: 'scenario', isHelpOpen: false });
+      await get().actions.openScenario(file);
+      if (!stepper) return;
+      patch({ presenter: { paceMs, isPaused: false } });
+      paceNext();
+    },
+
+    togglePresenterPause() {
+      const { presenter } = get().scenario;
+      if (!presenter) return;
+      patch({ presenter: { ...presenter, isPaused: !presenter.isPaused } });
+      if (presenter.isPaused) paceNext();
+      else stopPacing();
     },
 
     scrollScenario(delta, maxScroll) {

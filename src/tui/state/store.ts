@@ -12,6 +12,8 @@ import { defaultIdempotencyKey, emptyQuote, quoteActions } from './quote.ts';
 import { emptyRun, runActions } from './run.ts';
 import { emptyScenario, scenarioActions } from './scenario.ts';
 import { sessionActions } from './session.ts';
+import { confirmActions } from './confirm.ts';
+import { waitingActions } from './waiting.ts';
 import type { ConsoleActions, ConsoleData, ConsoleState, ConsoleStoreOptions, RunListItem, Screen } from './types.ts';
 
 export type ConsoleStore = StoreApi<ConsoleState>;
@@ -74,6 +76,8 @@ function initialData(options: ConsoleStoreOptions): ConsoleData {
     clock: null,
     wallNow: new Date().toISOString(),
     prompt: null,
+    confirm: null,
+    waiting: null,
     filters: { draft: {}, row: 0 },
     inbox: emptyInbox(options.inbox),
     requests: { entries: null, scroll: 0 },
@@ -97,12 +101,14 @@ export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
     const catalog = catalogActions(slice);
     const filters = filterActions(slice, (draft) => catalog.loadPage({ ...get().catalog.query, filters: draft }, 0, undefined));
     const agent = agentActions(slice);
-    const quote = quoteActions(slice, client, newIdempotencyKey);
+    const waiting = waitingActions(slice);
+    const quote = quoteActions(slice, client, newIdempotencyKey, waiting.showingWaits);
     const run = runActions(slice, client);
+    const confirm = confirmActions(slice, { 'cancel-run': ({ runId }) => run.cancelRunNow(runId) });
     const monitors = monitorActions(slice, newIdempotencyKey);
     const inbox = inboxActions(slice, options.inbox, options.memory ?? null);
     const control = controlActions(slice);
-    const scenario = scenarioActions(slice, options.openScenario);
+    const scenario = scenarioActions(slice, options);
     const evidence = evidenceActions(slice, options.saveEvidence);
     const memory = options.memory ?? null;
 
@@ -151,8 +157,11 @@ export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
       ...control,
       ...scenario,
       ...evidence,
+      ...waiting,
+      ...confirm,
 
       async start() {
+        if (options.play) void scenario.playScenario(options.play.file, options.play.paceMs);
         await Promise.all([loadHome(), session.refreshClock()]);
         await inbox.repointInbox();
       },

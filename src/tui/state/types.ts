@@ -100,6 +100,25 @@ export interface PromptState {
   target: { kind: 'quote-field'; row: number } | { kind: 'scenario-file' };
 }
 
+/** A yes/no question about an action that cannot be undone; it owns the keyboard while open. */
+export interface ConfirmState {
+  kind: 'cancel-run';
+  runId: string;
+  question: string;
+}
+
+/** A call waiting out a Retry-After before its retry (src/client/retry.ts), shown with a countdown. */
+export interface WaitingState {
+  /** Distinct per wait, so the countdown restarts on the next one. */
+  id: number;
+  /** What is being retried, in words ('accepting the quote'). */
+  what: string;
+  /** The answer that is being waited out. */
+  refusal: DisplayError;
+  delayMs: number;
+  retryIndex: number;
+}
+
 /** A refused create or accept, explained (spec 7). */
 export interface Refusal extends DisplayError {
   action: 'quote' | 'accept';
@@ -193,7 +212,19 @@ export interface FaultsState {
   row: number;
 }
 
+/** A scenario file to open: the shipped fixtures, and the files opened before (recent). */
+export interface ScenarioChoice {
+  file: string;
+  isRecent: boolean;
+}
+
 export interface ScenarioState {
+  /** The scenario picker (o), while open. */
+  picker: { choices: ScenarioChoice[]; selected: number } | null;
+  /** Files opened in this console, newest first. */
+  recent: string[];
+  /** Presenter mode (--play): steps run on their own every `paceMs` until paused. */
+  presenter: { paceMs: number; isPaused: boolean } | null;
   file: string | null;
   name: string | null;
   description: string | null;
@@ -231,6 +262,8 @@ export interface ConsoleData {
   key: ApiKey | null;
   account: SimAccountView | null;
   prompt: PromptState | null;
+  confirm: ConfirmState | null;
+  waiting: WaitingState | null;
   catalog: CatalogState;
   filters: FiltersEditorState;
   agent: AgentState;
@@ -311,7 +344,13 @@ export interface ConsoleActions {
   loadRun(): Promise<void>;
   pollRun(): Promise<void>;
   showRunView(view: RunView): Promise<void>;
-  cancelRun(): Promise<void>;
+  /** Asks first (y/n): a cancel cannot be undone. */
+  cancelRun(): void;
+  answerConfirm(yes: boolean): Promise<void>;
+  /** Gives up the Retry-After wait in progress: the call fails with the refusal that caused it. */
+  stopWaiting(): void;
+  /** On a frozen clock, where waiting changes nothing: advance to the next event, then retry at once. */
+  advanceAndRetry(): Promise<void>;
   /** Resolves a pending billing's held reads (control API): confirmed, they are charged; not, they return. */
   reconcileRun(confirmed: boolean): Promise<void>;
   closeRun(): void;
@@ -347,6 +386,13 @@ export interface ConsoleActions {
   toggleFault(): Promise<void>;
 
   askScenarioFile(): void;
+  openScenarioPicker(): Promise<void>;
+  moveScenarioPick(delta: number): void;
+  openPickedScenario(): Promise<void>;
+  closeScenarioPicker(): void;
+  /** Presenter mode: opens the file and steps it every `paceMs` (see ConsoleStoreOptions.pacer). */
+  playScenario(file: string, paceMs: number): Promise<void>;
+  togglePresenterPause(): void;
   openScenario(file: string): Promise<void>;
   stepScenario(): Promise<void>;
   runScenarioToEnd(): Promise<void>;
@@ -378,6 +424,12 @@ export interface ConsoleStoreOptions {
   memory?: ConsoleMemory | null;
   /** Writes one run's evidence files; returns where (wired by the CLI). */
   saveEvidence?: EvidenceSaver | null;
+  /** The scenario files the picker offers besides recent ones (wired by the CLI: fixtures/scenarios). */
+  listScenarioFiles?: (() => Promise<string[]>) | null;
+  /** Presenter mode (`--play FILE --pace S`): played from the start. */
+  play?: { file: string; paceMs: number } | null;
+  /** Schedules presenter mode's next step; tests pass one they drive by hand. Returns a cancel. */
+  pacer?: Pacer;
   /** Makes idempotency keys; tests may pass a counter. */
   newIdempotencyKey?: () => string;
   /**
@@ -387,6 +439,9 @@ export interface ConsoleStoreOptions {
    */
   realtimeRereadMs?: number;
 }
+
+/** Calls `step` after `ms`; the returned function cancels it. */
+export type Pacer = (ms: number, step: () => void) => () => void;
 
 export type SetState = (partial: Partial<ConsoleData> | ((state: ConsoleState) => Partial<ConsoleData>)) => void;
 export type GetState = () => ConsoleState;

@@ -1,0 +1,68 @@
+import type { RetryObserver, RetryWait } from '../../client/index.ts';
+import type { SliceContext } from './call.ts';
+import { toDisplayError } from './call.ts';
+import type { ConsoleActions, ConsoleState } from './types.ts';
+
+type WaitingActions = Pick<ConsoleActions, 'stopWaiting' | 'advanceAndRetry'> & {
+  /** Runs a client call whose Retry-After waits the console must show; the line goes when the call ends. */
+  showingWaits<T>(what: string, call: (observe: RetryObserver) => Promise<T>): Promise<T>;
+};
+
+/**
+ * Spec 8's request-rate windows (the two messages of spec 7): decisions.md
+ * (Limits) rolls them on real time too, so waiting them out works on any
+ * clock. Every other 429 (the run limits, the platform queue, a paused
+ * listing) frees only when simulated time moves a run on.
+ */
+const REAL_TIME_FREES = /request rate limit|too many requests/i;
+
+/** Waiting in real time cannot help: the clock is frozen and the refusal waits on simulated time. */
+export function isWaitFutile(state: Pick<ConsoleState, 'clock' | 'waiting'>): boolean {
+  const { clock, waiting } = state;
+  return clock?.mode === 'frozen' && waiting !== null && !REAL_TIME_FREES.test(waiting.refusal.message);
+}
+
+/**
+ * The wait before a retry (the client's Retry-After wait, src/client/retry.ts)
+ * made visible: the waiting line counts it down, esc gives up, and on a
+ * frozen clock `>` advances to the next event and retries at once.
+ */
+export function waitingActions({ set, get }: SliceContext): WaitingActions {
+  let current: RetryWait | null = null;
+  let waits = 0;
+
+  function end() {
+    current = null;
+    set({ waiting: null });
+  }
+
+  return {
+    async showingWaits(what, call) {
+      const observe: RetryObserver = (wait) => {
+        current = wait;
+        set({ waiting: { id: ++waits, what, refusal: toDisplayError(wait.error), delayMs: wait.delayMs, retryIndex: wait.retryIndex } });
+      };
+      try {
+        return await call(observe);
+      } finally {
+        end();
+      }
+    },
+
+    stopWaiting() {
+      const wait = current;
+      end();
+      wait?.giveUp();
+    },
+
+    async advanceAndRetry() {
+      const wait = current;
+      if (!wait) return;
+      await get().actions.advanceToNextEvent();
+      // Unless the wait ended meanwhile (elapsed, or given up).
+      if (current !== wait) return;
+      end();
+      wait.retryNow();
+    },
+  };
+}
