@@ -70,6 +70,12 @@ export interface StoreLayout {
   grouped: Readonly<Record<string, string>>;
   /** Journal lines that start a checkpoint while serving (default 50,000). */
   checkpointAfterLines?: number;
+  /**
+   * Journal characters that start a checkpoint while serving, or the snapshot's
+   * size when that is larger (default 2 MiB): the journal stays bounded however
+   * slowly lines come, and a checkpoint never writes more than the journal grew.
+   */
+  checkpointAfterBytes?: number;
 }
 
 /** The rows of a grouped collection whose group field holds `key`, by id, oldest first. */
@@ -90,6 +96,7 @@ export interface StoreFigures {
 }
 
 const CHECKPOINT_AFTER_LINES = 50_000;
+const CHECKPOINT_AFTER_BYTES = 2 << 20;
 /** An archive this much larger than its live rows is rewritten at the next checkpoint. */
 const ARCHIVE_SLACK = 2;
 const ARCHIVE_MIN_REWRITE_BYTES = 8 << 20;
@@ -139,11 +146,16 @@ export class FileStore<C extends CollectionMap> {
   private readonly archived: ReadonlySet<string>;
   private readonly groupFields: ReadonlyMap<string, string>;
   private readonly checkpointAfterLines: number;
+  private readonly checkpointAfterBytes: number;
+  /** Characters in the journal file and bytes of the last snapshot written (or read): what checkpointAfterBytes compares. */
+  private journalBytes = 0;
+  private snapshotBytes = 0;
 
   private constructor(readonly path: string, layout: StoreLayout) {
     this.archived = new Set(layout.archived);
     this.groupFields = new Map(Object.entries(layout.grouped));
     this.checkpointAfterLines = layout.checkpointAfterLines ?? CHECKPOINT_AFTER_LINES;
+    this.checkpointAfterBytes = layout.checkpointAfterBytes ?? CHECKPOINT_AFTER_BYTES;
   }
 
   get journalPath(): string {
@@ -332,6 +344,7 @@ export class FileStore<C extends CollectionMap> {
     const tombstones = rewrite ? [] : this.tombstones;
     this.tombstones = [];
     this.journal.markRotation();
+    const journalBytesAtMark = this.journalBytes;
     try {
       const previous = this.archive;
       const generation = rewrite ? this.generation + 1 : this.generation;
@@ -367,6 +380,7 @@ export class FileStore<C extends CollectionMap> {
         }
       }
       await this.journal.rotate();
+      this.journalBytes -= journalBytesAtMark;
     } catch (error) {
       this.journal.dropMark();
       throw error;
@@ -380,6 +394,7 @@ export class FileStore<C extends CollectionMap> {
   private async writeSnapshot(file: SnapshotFile): Promise<void> {
     this.low.data = file;
     await this.low.write();
+    this.snapshotBytes = (await stat(this.path)).size;
     // The document is only needed while being written.
     this.low.data = null as never;
   }
@@ -462,7 +477,9 @@ export class FileStore<C extends CollectionMap> {
       // The returned promise is awaited through settled(); a failure is kept by the journal.
       this.journal.append(line).catch(() => undefined);
     } else this.journal.appendLazily(line);
-    if (this.journal.lines >= this.checkpointAfterLines && !this.checkpointing && !this.failure) {
+    this.journalBytes += line.length;
+    const journalFull = this.journal.lines >= this.checkpointAfterLines || this.journalBytes >= Math.max(this.checkpointAfterBytes, this.snapshotBytes);
+    if (journalFull && !this.checkpointing && !this.failure) {
       // Its failure is kept (this.failure) and refuses later transactions.
       this.checkpoint().catch(() => undefined);
     }
@@ -544,7 +561,9 @@ export class FileStore<C extends CollectionMap> {
       }
       // A torn last line was never acknowledged (answers wait for the flush), so it is cut off.
       if (validLength < Buffer.byteLength(journalText)) await truncateFile(this.journalPath, validLength);
+      this.journalBytes = validLength;
     }
+    if (snapshotExists) this.snapshotBytes = (await stat(this.path)).size;
     this.journal = await Journal.open(this.journalPath, lines);
     if (!snapshotExists) {
       await this.checkpoint({ rewriteArchive: true });
