@@ -13,6 +13,8 @@ afterEach(async () => {
 cleanupAfterEach();
 
 const LOGS_PER_BLOCK = 10;
+/** The journal's default bound (sim/store/file-store.ts): 2 MiB, or the snapshot's size when larger. */
+const JOURNAL_BOUND = 2 * 2 ** 20;
 /** Spec 4.13: events and deliveries of a monitor, and notifications, are listed up to 200. */
 const CAP = 200;
 
@@ -118,4 +120,30 @@ describe('monitor history is archived (issue 14, point 6)', () => {
     expect(again.body).toEqual(ack.body);
     expect(storeOf(sim).figures().residentRows).toBeLessThanOrEqual(few.residentRows);
   });
+
+  it('left running, the store checkpoints by itself: the journal stays within its bound while the monitors fill the archive', async () => {
+    const sim = await start();
+    const { key, accountId } = ethKey(sim);
+    const receiver = await startReceiver();
+    const { destination } = await createDestination(sim, accountId, receiver.url);
+    expect((await verify(sim, destination.id)).status).toBe(200);
+    for (const name of ['First watcher', 'Second watcher']) {
+      const monitor = await createMonitor(sim, key, { name });
+      expect((await subscribe(sim, monitor.id, destination.id)).status).toBe(201);
+    }
+    let largest = 0;
+    let value = 1;
+    for (let block = 0; block < 60; block += 1) {
+      value = await mineTransfers(sim, value, 1);
+      await storeOf(sim).flush();
+      largest = Math.max(largest, (await stat(storeOf(sim).journalPath)).size);
+    }
+    // The history outgrew the bound several times over; the journal never did, by more than
+    // what was appended while the checkpoint it started was being written.
+    const archived = storeOf(sim).figures().archive!.bytes;
+    expect(archived + (await stat(storeOf(sim).journalPath)).size).toBeGreaterThan(2 * JOURNAL_BOUND);
+    expect(largest).toBeLessThan(1.5 * JOURNAL_BOUND);
+    expect(storeOf(sim).figures().archivedRows).toBeGreaterThan(1000);
+  });
 });
+
