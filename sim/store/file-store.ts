@@ -381,6 +381,8 @@ export class FileStore<C extends CollectionMap> {
       }
       await this.journal.rotate();
       this.journalBytes -= journalBytesAtMark;
+      // After the rotation, so that the journal kept is no longer than before; a failed look keeps the last size.
+      this.snapshotBytes = await stat(this.path).then((s) => s.size, () => this.snapshotBytes);
     } catch (error) {
       this.journal.dropMark();
       throw error;
@@ -394,7 +396,6 @@ export class FileStore<C extends CollectionMap> {
   private async writeSnapshot(file: SnapshotFile): Promise<void> {
     this.low.data = file;
     await this.low.write();
-    this.snapshotBytes = (await stat(this.path)).size;
     // The document is only needed while being written.
     this.low.data = null as never;
   }
