@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: every measurement in one run, side by side with its
  * baseline, then a table (stdout) and bench/results.json. Progress goes to
- * stderr. docs/benchmarks.md describes each figure.
+ * stderr. docs/benchmarks.md describes each figure. `npm run bench -- soak
+ * memory` runs only the named measurements (after the build): see SELECTABLE.
  */
 import { writeFile } from 'node:fs/promises';
 import { cpus, release, totalmem, type as osType } from 'node:os';
@@ -12,6 +13,7 @@ import { BENCH_DIR, buildServers, log, removeDir, tempDir, type Row } from './he
 import { measureMemory, memoryRows } from './memory.ts';
 import { populateStore, type PopulatedStore } from './populate.ts';
 import { measureStartup, startupRows } from './startup.ts';
+import { measureSoak, soakRows } from './soak.ts';
 import { measureThroughput } from './throughput.ts';
 
 const SMALL_RUNS = 100;
@@ -24,6 +26,14 @@ const machine = {
   os: `${osType()} ${release()}`,
   node: process.version,
 };
+
+/** Names accepted on the command line, each selecting one measurement. */
+const SELECTABLE = ['throughput', 'startup', 'fast-forward', 'memory', 'accept', 'soak'] as const;
+const selected = process.argv.slice(2);
+for (const name of selected) {
+  if (!(SELECTABLE as readonly string[]).includes(name)) throw new Error(`bench: no measurement is named '${name}' (${SELECTABLE.join(', ')})`);
+}
+const wanted = (name: (typeof SELECTABLE)[number]) => selected.length === 0 || selected.includes(name);
 
 const rows: Row[] = [];
 const failures: string[] = [];
@@ -45,7 +55,7 @@ async function phase(name: string, fn: () => Promise<Row[]>): Promise<void> {
 function formatValue(value: number, unit: string): string {
   if (!Number.isFinite(value)) return `> limit ${unit}`;
   if (unit === 'req/s') return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
-  if (unit === 'MB') return `${value.toFixed(0)} ${unit}`;
+  if (unit === 'MB') return `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ${unit}`;
   if (unit === 'ms') return `${value < 1 ? value.toFixed(3) : value < 100 ? value.toFixed(2) : Math.round(value).toLocaleString('en-US')} ${unit}`;
   return `${value} ${unit}`;
 }
@@ -73,15 +83,16 @@ async function main(): Promise<number> {
 
   // Built before anything is timed: every server below starts from its build, as `npm run serve` does.
   await phase('build', async () => (await buildServers(), []));
-  await phase('keyed GETs', measureThroughput);
-  await phase('start to ready', async () => startupRows(await measureStartup()));
-  await phase('clock fast-forward', async () => fastForwardRows(await measureFastForward(SMALL_LOGS), await measureFastForward(LOGS)));
+  if (wanted('throughput')) await phase('keyed GETs', measureThroughput);
+  if (wanted('startup')) await phase('start to ready', async () => startupRows(await measureStartup()));
+  if (wanted('fast-forward')) await phase('clock fast-forward', async () => fastForwardRows(await measureFastForward(SMALL_LOGS), await measureFastForward(LOGS)));
+  if (wanted('soak')) await phase('soak', async () => soakRows(await measureSoak()));
 
   // The populated stores are built once and used by the memory and accept measurements.
   const dirs: string[] = [];
   let small: PopulatedStore | null = null;
   let large: PopulatedStore | null = null;
-  await phase('populate stores', async () => {
+  if (wanted('memory') || wanted('accept')) await phase('populate stores', async () => {
     const smallDir = await tempDir('small');
     const largeDir = await tempDir('large');
     dirs.push(smallDir, largeDir);
@@ -92,8 +103,8 @@ async function main(): Promise<number> {
   });
   if (small && large) {
     const [s, l] = [small as PopulatedStore, large as PopulatedStore];
-    await phase('memory', async () => memoryRows(await measureMemory(s), await measureMemory(l)));
-    await phase('durable accept', async () => {
+    if (wanted('memory')) await phase('memory', async () => memoryRows(await measureMemory(s), await measureMemory(l)));
+    if (wanted('accept')) await phase('durable accept', async () => {
       const [smallAccept, largeAccept] = await measureAccept([s, l]);
       return acceptRows(smallAccept, largeAccept);
     });

@@ -33,11 +33,14 @@ export interface Collections {
 
 /**
  * Which collections live in the store's archive: those whose rows pile up with
- * every run and are then only looked up by id (a run, its quote, events,
- * billing, ledger lines). Ledger lines and runs are also read per account, so
- * they are grouped by their accountId.
+ * every run or every chain event and are then only looked up by id (a run, its
+ * quote, events, billing, ledger lines; a chain log, a monitor's windows,
+ * events and deliveries, a notification). Rows read per owner are grouped by
+ * the field that names it, so the newest of a group are found without reading
+ * the rest: ledger lines and runs by accountId, monitor events and deliveries
+ * by monitorId, notifications by accountId.
  */
 export const STORE_LAYOUT: StoreLayout = {
-  archived: ['quotes', 'acceptances', 'reservations', 'runs', 'runEvents', 'billings', 'artifacts', 'ledgerEntries'],
-  grouped: { ledgerEntries: 'accountId', runs: 'accountId' },
+  archived: ['quotes', 'acceptances', 'reservations', 'runs', 'runEvents', 'billings', 'artifacts', 'ledgerEntries', 'chainLogs', 'monitorWindows', 'monitorEvents', 'deliveries', 'notifications'],
+  grouped: { ledgerEntries: 'accountId', runs: 'accountId', monitorEvents: 'monitorId', deliveries: 'monitorId', notifications: 'accountId' },
 };

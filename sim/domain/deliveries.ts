@@ -68,10 +68,26 @@ export function queueDeliveries(deps: Deps, tx: StoreTx, monitor: MonitorRecord,
   }
 }
 
+/**
+ * Deliveries are archived; the pending ones are found through their attempt
+ * jobs (resident): queueDeliveries schedules one with every delivery, a retry
+ * schedules the next, and the job is removed only after the attempt that
+ * settles the delivery is recorded.
+ */
+function pendingDeliveries(tx: StoreTx): DeliveryRecord[] {
+  const pending: DeliveryRecord[] = [];
+  for (const job of tx.all('jobs')) {
+    if (job.kind !== 'delivery.attempt') continue;
+    const d = tx.get('deliveries', job.ref);
+    if (d?.state === 'pending') pending.push(d);
+  }
+  return pending;
+}
+
 export function cancelDeliveries(deps: Deps, tx: StoreTx, match: (d: DeliveryRecord) => boolean): number {
   let cancelled = 0;
-  for (const d of tx.all('deliveries')) {
-    if (d.state !== 'pending' || !match(d)) continue;
+  for (const d of pendingDeliveries(tx)) {
+    if (!match(d)) continue;
     tx.put('deliveries', { ...d, state: 'cancelled', nextAttemptAt: null });
     unschedule(tx, 'delivery.attempt', d.id);
     cancelled += 1;
@@ -133,6 +149,8 @@ function updateDestination(tx: StoreTx, destinationId: string | null, delivered:
   if (!d || d.state === 'revoked') return null;
   const failures = delivered ? 0 : d.consecutiveFailures + 1;
   const state = delivered ? (d.state === 'failing' ? 'verified' : d.state) : failures >= FAILING_AFTER && d.state === 'verified' ? 'failing' : d.state;
+  // Most attempts change nothing here: rewriting the row anyway would journal it once per delivery.
+  if (failures === d.consecutiveFailures && state === d.state) return d;
   const next = { ...d, consecutiveFailures: failures, state };
   tx.put('destinations', next);
   return next;

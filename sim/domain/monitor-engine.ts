@@ -193,7 +193,9 @@ export function retractForReorg(deps: Deps, tx: StoreTx, chain: string, removed:
   // Trigger events carry the block, transaction and index of the log that set them off.
   const removedSources = new Set(removed.map((l) => `${l.blockNumber}:${l.transactionHash}:${l.logIndex}`));
   const fromRemovedLog = (e: MonitorEventRecord) => (e.logId ? removedIds.has(e.logId) : removedSources.has(`${e.blockNumber}:${e.transactionHash}:${e.logIndex}`));
-  for (const event of tx.all('monitorEvents')) {
+  // Events are archived: the index names those reported from the removed logs, in the order tx.all would list them.
+  for (const id of MonitorIndex.of(deps.store).reportedFrom(tx, removedIds)) {
+    const event = tx.get('monitorEvents', id)!;
     if (event.chain !== chain || event.status !== 'active' || !fromRemovedLog(event)) continue;
     const retracted = { ...event, status: 'retracted' as const, retractedAt: iso(deps.clock.now()) };
     tx.put('monitorEvents', retracted);

@@ -1,4 +1,5 @@
 import type { Store, StoreTx } from './context.ts';
+import { logId } from './chains.ts';
 import type { ChainLog, MonitorEventRecord } from './records.ts';
 
 /**
@@ -8,8 +9,12 @@ import type { ChainLog, MonitorEventRecord } from './records.ts';
  *   included: a reorg marks logs removed, it never deletes them), from the
  *   `chainLogs` collection, so the engine finds the next block with logs and
  *   the logs of a window by binary search;
- * - per (monitor, log, rule), the match events reported for it (any status;
- *   the caller checks the status through its transaction).
+ * - per chain log, the monitor events reported from it (match events, and
+ *   trigger events set off by it), in the store's order, so that a rescan
+ *   finds what it reported already and a reorg finds what to retract without
+ *   reading every event back from the archive (the caller checks each
+ *   candidate through its transaction);
+ * - per monitor, its retracted events (GET /v1/monitors/{id} lists them).
  *
  * The Simulator builds it from the store (`attach`), feeds it every committed
  * write through the store's afterCommit hook (`observe`) and rebuilds it when
@@ -25,10 +30,12 @@ export class MonitorIndex {
   private perBlock = new Map<string, number>();
   /** log id → its `${chain}:${blockNumber}` key. */
   private logs = new Map<string, string>();
-  /** `${monitorId}|${logId}|${ruleId}` → ids of match events reported for it. */
-  private reported = new Map<string, Set<string>>();
-  /** match event id → its reported key. */
-  private eventKeys = new Map<string, string>();
+  /** chain log id → the events reported from it and their places in the store's order. */
+  private fromLog = new Map<string, { ids: string[]; order: number[] }>();
+  /** Places handed out so far: the store's order of monitorEvents (rows are never deleted, only retracted). */
+  private placed = 0;
+  /** monitor id → ids of its retracted events. */
+  private retracted = new Map<string, Set<string>>();
 
   private constructor(private store: Store) {
     this.rebuild();
@@ -50,10 +57,12 @@ export class MonitorIndex {
     this.blocks.clear();
     this.perBlock.clear();
     this.logs.clear();
-    this.reported.clear();
-    this.eventKeys.clear();
-    for (const log of this.store.all('chainLogs')) this.addLog(log);
-    for (const event of this.store.all('monitorEvents')) this.addEvent(event);
+    this.fromLog.clear();
+    this.placed = 0;
+    this.retracted.clear();
+    // Row by row: both collections are archived, and a list of every row would hold them all at once.
+    for (const id of this.store.idsOf('chainLogs')) this.addLog(this.store.get('chainLogs', id)!);
+    for (const id of this.store.idsOf('monitorEvents')) this.addEvent(this.store.get('monitorEvents', id)!);
   }
 
   /** Called for every committed write (the store's afterCommit hook). */
@@ -61,9 +70,8 @@ export class MonitorIndex {
     if (collection === 'chainLogs') {
       if (row) this.addLog(row as ChainLog);
       else this.removeLog(id);
-    } else if (collection === 'monitorEvents') {
-      this.removeEvent(id);
-      if (row) this.addEvent(row as MonitorEventRecord);
+    } else if (collection === 'monitorEvents' && row) {
+      this.addEvent(row as MonitorEventRecord);
     }
   }
 
@@ -93,14 +101,34 @@ export class MonitorIndex {
 
   /** Whether `monitorId` has an active match event for (logId, ruleId), as `tx` sees it. */
   isReported(tx: Pick<StoreTx, 'get'>, monitorId: string, logId: string, ruleId: string): boolean {
-    const key = reportedKey(monitorId, logId, ruleId);
     const active = (id: string) => {
       const e = tx.get('monitorEvents', id);
       return e !== undefined && e.monitorId === monitorId && e.kind === 'match' && e.status === 'active' && e.logId === logId && e.ruleId === ruleId;
     };
-    for (const id of this.reported.get(key) ?? []) if (active(id)) return true;
-    for (const id of pendingReports.get(tx)?.get(key) ?? []) if (active(id)) return true;
+    for (const id of this.fromLog.get(logId)?.ids ?? []) if (active(id)) return true;
+    for (const id of pendingReports.get(tx)?.get(logId) ?? []) if (active(id)) return true;
     return false;
+  }
+
+  /**
+   * Ids of the events reported from any of `logIds`, committed ones in the
+   * store's order (what tx.all would list), then those noted in `tx`.
+   */
+  reportedFrom(tx: object, logIds: Iterable<string>): string[] {
+    const committed: Array<[order: number, id: string]> = [];
+    const pending: string[] = [];
+    for (const logId of logIds) {
+      const entry = this.fromLog.get(logId);
+      entry?.ids.forEach((id, i) => committed.push([entry.order[i], id]));
+      pending.push(...(pendingReports.get(tx)?.get(logId) ?? []));
+    }
+    committed.sort((a, b) => a[0] - b[0]);
+    return [...new Set([...committed.map(([, id]) => id), ...pending])];
+  }
+
+  /** Ids of a monitor's retracted events (committed). */
+  retractedOf(monitorId: string): string[] {
+    return [...(this.retracted.get(monitorId) ?? [])];
   }
 
   private addLog(log: ChainLog): void {
@@ -133,21 +161,18 @@ export class MonitorIndex {
   }
 
   private addEvent(event: MonitorEventRecord): void {
-    if (event.kind !== 'match' || event.logId === null) return;
-    const key = reportedKey(event.monitorId, event.logId, event.ruleId);
-    this.eventKeys.set(event.id, key);
-    let ids = this.reported.get(key);
-    if (!ids) this.reported.set(key, (ids = new Set()));
-    ids.add(event.id);
-  }
-
-  private removeEvent(id: string): void {
-    const key = this.eventKeys.get(id);
-    if (key === undefined) return;
-    this.eventKeys.delete(id);
-    const ids = this.reported.get(key);
-    ids?.delete(id);
-    if (ids?.size === 0) this.reported.delete(key);
+    if (event.status === 'retracted') {
+      let ids = this.retracted.get(event.monitorId);
+      if (!ids) this.retracted.set(event.monitorId, (ids = new Set()));
+      ids.add(event.id);
+    }
+    const source = sourceLog(event);
+    let entry = this.fromLog.get(source);
+    if (!entry) this.fromLog.set(source, (entry = { ids: [], order: [] }));
+    // A rewrite (a retraction) keeps the event's place, as the store keeps its row's.
+    if (entry.ids.includes(event.id)) return;
+    entry.ids.push(event.id);
+    entry.order.push((this.placed += 1));
   }
 }
 
@@ -158,14 +183,14 @@ const pendingReports = new WeakMap<object, Map<string, string[]>>();
 
 /** The engine calls this for every monitor event it writes in `tx`. */
 export function noteReported(tx: object, event: MonitorEventRecord): void {
-  if (event.kind !== 'match' || event.logId === null) return;
   let pending = pendingReports.get(tx);
   if (!pending) pendingReports.set(tx, (pending = new Map()));
-  const key = reportedKey(event.monitorId, event.logId, event.ruleId);
-  pending.set(key, [...(pending.get(key) ?? []), event.id]);
+  const source = sourceLog(event);
+  pending.set(source, [...(pending.get(source) ?? []), event.id]);
 }
 
-const reportedKey = (monitorId: string, logId: string, ruleId: string) => `${monitorId}|${logId}|${ruleId}`;
+/** The log an event was reported from: a match event names it; a trigger event carries the block and index of the log that set it off. */
+const sourceLog = (event: MonitorEventRecord) => event.logId ?? logId(event.chain, event.blockNumber, event.logIndex ?? 0);
 
 /** Blocks of `chain` holding logs written in `tx` (not yet in the index). */
 function pendingBlocks(tx: Pick<StoreTx, 'written'>, chain: string): bigint[] {

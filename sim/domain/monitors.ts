@@ -4,7 +4,9 @@ import { iso, transact, type Deps } from './context.ts';
 import { deliveryView } from './deliveries.ts';
 import { errors } from './errors.ts';
 import { scheduleTick, tickInTx } from './monitor-engine.ts';
-import type { ApiKeyRecord, MonitorRecord, MonitorRule, MonitorTrigger } from './records.ts';
+import { MonitorIndex } from './monitor-index.ts';
+import { newestRows } from './newest-rows.ts';
+import type { ApiKeyRecord, MonitorEventRecord, MonitorRecord, MonitorRule, MonitorTrigger } from './records.ts';
 import { derivedSecret } from './signing.ts';
 import { webhookUrlProblem } from './webhook-url.ts';
 
@@ -193,18 +195,25 @@ export function monitorDetail(deps: Deps, m: MonitorRecord) {
     const w = deps.store.get('monitorWindows', `${m.id}:${String(seq).padStart(8, '0')}`);
     if (w) windows.push({ fromBlock: w.fromBlock, toBlock: w.toBlock, windows: w.windows, logsMatched: w.logsMatched, logsDropped: w.logsDropped, rpcUsed: w.rpcUsed, scannedAt: w.scannedAt });
   }
-  const events = deps.store.all('monitorEvents').filter((e) => e.monitorId === m.id).sort((a, b) => b.seq - a.seq);
-  const eventView = (e: (typeof events)[number]) => ({
+  // Spec 4.13: up to 200 events and 200 deliveries. Events and deliveries are archived and
+  // grouped by monitor (sim/domain/collections.ts): only the rows answered are read back.
+  const events = newestRows(deps.store, 'monitorEvents', m.id, DETAIL_LIMIT).sort((a, b) => b.seq - a.seq);
+  const retracted = MonitorIndex.of(deps.store)
+    .retractedOf(m.id)
+    .map((id) => deps.store.get('monitorEvents', id))
+    .filter((e): e is MonitorEventRecord => e?.status === 'retracted')
+    .sort((a, b) => b.seq - a.seq);
+  const eventView = (e: MonitorEventRecord) => ({
     id: e.id, ruleId: e.ruleId, kind: e.kind, blockNumber: e.blockNumber, blockHash: e.blockHash, transactionHash: e.transactionHash, logIndex: e.logIndex,
     event: e.event, explanation: e.explanation, fields: e.fields, status: e.status, observedAt: e.observedAt, retractedAt: e.retractedAt,
   });
-  const deliveries = deps.store.all('deliveries').filter((d) => d.monitorId === m.id).slice(-DETAIL_LIMIT).reverse().map(deliveryView);
+  const deliveries = newestRows(deps.store, 'deliveries', m.id, DETAIL_LIMIT).map(deliveryView);
   return {
     monitor: monitorView(m),
     windows: windows.reverse(),
     missedWindows: windows.filter((w) => w.logsDropped > 0),
-    events: events.slice(0, DETAIL_LIMIT).map(eventView),
-    retractedEvents: events.filter((e) => e.status === 'retracted').slice(0, DETAIL_LIMIT).map(eventView),
+    events: events.map(eventView),
+    retractedEvents: retracted.slice(0, DETAIL_LIMIT).map(eventView),
     deliveries,
     subscriptions: deps.store.all('subscriptions').filter((s) => s.monitorId === m.id).map((s) => ({ destinationId: s.destinationId, createdAt: s.createdAt })),
     deliveryLog: deliveries.flatMap((d) => d.attempts.map((a) => ({ deliveryId: d.id, purpose: d.purpose, ...a }))).slice(0, DETAIL_LIMIT),

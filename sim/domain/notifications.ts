@@ -1,5 +1,6 @@
 import { iso, transact, type Deps, type StoreTx } from './context.ts';
 import { errors } from './errors.ts';
+import { newestRows } from './newest-rows.ts';
 import type { ApiKeyRecord, NotificationRecord } from './records.ts';
 
 /**
@@ -22,12 +23,10 @@ export function notificationView(n: NotificationRecord) {
   return { id: n.id, monitorId: n.monitorId, kind: n.kind, title: n.title, body: n.body, event: n.event, createdAt: n.createdAt, acknowledgedAt: n.acknowledgedAt };
 }
 
+/** Spec 4.13: up to 200, newest first; notifications are archived and grouped by account, so only these are read back. */
 export function notificationsOf(deps: Deps, accountId: string) {
-  return deps.store
-    .all('notifications')
-    .filter((n) => n.accountId === accountId)
+  return newestRows(deps.store, 'notifications', accountId, MAX_NOTIFICATIONS)
     .sort((a, b) => b.seq - a.seq)
-    .slice(0, MAX_NOTIFICATIONS)
     .map(notificationView);
 }
 

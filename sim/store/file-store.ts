@@ -89,6 +89,12 @@ export interface StoreLayout {
   grouped: Readonly<Record<string, string>>;
   /** Journal lines that start a checkpoint while serving (default 50,000). */
   checkpointAfterLines?: number;
+  /**
+   * Journal characters that start a checkpoint while serving, or the snapshot's
+   * size when that is larger (default 2 MiB): the journal stays bounded however
+   * slowly lines come, and a checkpoint never writes more than the journal grew.
+   */
+  checkpointAfterBytes?: number;
 }
 
 export interface StoreOptions {
@@ -116,6 +122,7 @@ export interface StoreFigures {
 const CHECKPOINT_AFTER_LINES = 50_000;
 /** After a checkpoint that could not be written (a full disk), the next one starts this many journal lines later. */
 const CHECKPOINT_RETRY_LINES = 1000;
+const CHECKPOINT_AFTER_BYTES = 2 << 20;
 /** An archive this much larger than its live rows is rewritten at the next checkpoint. */
 const ARCHIVE_SLACK = 2;
 const ARCHIVE_MIN_REWRITE_BYTES = 8 << 20;
@@ -177,6 +184,12 @@ export class FileStore<C extends CollectionMap> {
   private readonly groupFields: ReadonlyMap<string, string>;
   private readonly checkpointAfterLines: number;
   private readonly fs: StoreFs;
+  private readonly checkpointAfterBytes: number;
+  /** Characters in the journal file and bytes of the last snapshot written (or read): what checkpointAfterBytes compares. */
+  private journalBytes = 0;
+  private snapshotBytes = 0;
+  /** After a failed checkpoint, the size trigger waits for the retry too (a full disk would refuse one per write). */
+  private sizeTriggerFromLine = 0;
 
   private constructor(readonly path: string, layout: StoreLayout, options: StoreOptions) {
     this.archived = new Set(layout.archived);
@@ -184,6 +197,7 @@ export class FileStore<C extends CollectionMap> {
     this.checkpointAfterLines = layout.checkpointAfterLines ?? CHECKPOINT_AFTER_LINES;
     this.checkpointAt = this.checkpointAfterLines;
     this.fs = options.fs ?? nodeStoreFs;
+    this.checkpointAfterBytes = layout.checkpointAfterBytes ?? CHECKPOINT_AFTER_BYTES;
   }
 
   get journalPath(): string {
@@ -339,10 +353,12 @@ export class FileStore<C extends CollectionMap> {
     try {
       await run;
       this.checkpointAt = this.journal.lines + this.checkpointAfterLines;
+      this.sizeTriggerFromLine = 0;
     } catch (error) {
       // The files are those the checkpoint started from (each step is atomic, and
       // runCheckpoint gave memory back what it had taken): valid, and serving goes on.
       this.checkpointAt = this.journal.lines + Math.min(CHECKPOINT_RETRY_LINES, this.checkpointAfterLines);
+      this.sizeTriggerFromLine = this.checkpointAt;
       throw error instanceof StoreWriteError ? error : new StoreWriteError(this.path, error);
     } finally {
       this.checkpointing = null;
@@ -388,6 +404,7 @@ export class FileStore<C extends CollectionMap> {
     const committedLength = previous?.size ?? 0;
     let archive: RowArchive | null = null;
     let committed = false;
+    const journalBytesAtMark = this.journalBytes;
     try {
       const generation = rewrite ? this.generation + 1 : this.generation;
       archive = rewrite ? await RowArchive.create(this.archivePath(generation), this.fs) : previous!;
@@ -442,12 +459,16 @@ export class FileStore<C extends CollectionMap> {
     // could not be rotated stays in use whole (its lines up to `seq` are skipped at
     // open). Neither makes the committed checkpoint untrue, so neither fails it.
     if (rewrite && previous) await this.dropArchive(previous);
-    await this.journal.rotate(journalHeader(journalGeneration, seq)).then(
-      () => {
-        this.journalGeneration = journalGeneration;
-      },
-      () => undefined,
+    const rotated = await this.journal.rotate(journalHeader(journalGeneration, seq)).then(
+      () => true,
+      () => false,
     );
+    if (rotated) {
+      this.journalGeneration = journalGeneration;
+      this.journalBytes -= journalBytesAtMark;
+    }
+    // After the rotation, so that the journal kept is no longer than before; a failed look keeps the last size.
+    this.snapshotBytes = await stat(this.path).then((st) => st.size, () => this.snapshotBytes);
   }
 
   /** An archive generation no snapshot names any more: closed and removed (it gives back its space). */
@@ -589,7 +610,9 @@ export class FileStore<C extends CollectionMap> {
       // The returned promise is awaited through settled(); a failure is kept by the journal.
       this.journal.append(line).catch(() => undefined);
     } else this.journal.appendLazily(line);
-    if (this.journal.lines >= this.checkpointAt && !this.checkpointing) {
+    this.journalBytes += line.length;
+    const journalFull = this.journal.lines >= this.checkpointAt || (this.journal.lines >= this.sizeTriggerFromLine && this.journalBytes >= Math.max(this.checkpointAfterBytes, this.snapshotBytes));
+    if (journalFull && !this.checkpointing) {
       // A failed one is tried again CHECKPOINT_RETRY_LINES later (see checkpoint()).
       this.checkpoint().catch(() => undefined);
     }
@@ -704,6 +727,9 @@ export class FileStore<C extends CollectionMap> {
       for (const [k, v] of entry.m ?? []) this.meta.set(k, v);
     }
     this.journal = await Journal.open(this.journalPath, entries.length, { durable: (count) => void this.undo.splice(0, count), refused: (count) => this.rollBack(count) }, this.fs);
+    // What the size trigger of checkpoints compares (see apply()).
+    this.journalBytes = (await stat(this.journalPath)).size;
+    if (stored !== null) this.snapshotBytes = (await stat(this.path)).size;
     if (stored === null) {
       await this.checkpoint({ rewriteArchive: true });
       return true;

@@ -6,6 +6,7 @@ import { deliveryView } from '../../../domain/deliveries.ts';
 import { confirmChatCode, createDestination, destinationView, requireDestination, revokeDestination, subscribe, unsubscribe, verifyDestination } from '../../../domain/destinations.ts';
 import { retractForReorg, wakeMonitors } from '../../../domain/monitor-engine.ts';
 import { createMonitor, monitorDetail, monitorView, type CreateMonitorBody as CreateInput } from '../../../domain/monitors.ts';
+import { newestRows } from '../../../domain/newest-rows.ts';
 import { errors } from '../../../domain/errors.ts';
 import { scheduleChainScript } from '../../../domain/chain-scripts.ts';
 import { readChainScript } from '../../../store/chain-script-file.ts';
@@ -137,9 +138,11 @@ export function controlMonitorRoutes(app: FastifyInstance, sim: Simulator): void
     schema: { ...hide, querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }, { additionalProperties: false }) },
     handler: async (request) => {
       const limit = (request.query as { limit?: number }).limit ?? 200;
-      const attempts = deps.store.all('deliveries').flatMap((d) => d.attempts.map((a) => ({ deliveryId: d.id, purpose: d.purpose, monitorId: d.monitorId, destinationId: d.destinationId, type: d.type, time: a.at, attempt: a.attempt, outcome: a.outcome, status: a.httpStatus, error: a.error })));
+      // Deliveries are archived: the newest `limit` are read back, and the log holds their attempts (docs/decisions.md).
+      const deliveries = newestRows(deps.store, 'deliveries', null, limit).reverse();
+      const attempts = deliveries.flatMap((d) => d.attempts.map((a) => ({ deliveryId: d.id, purpose: d.purpose, monitorId: d.monitorId, destinationId: d.destinationId, type: d.type, time: a.at, attempt: a.attempt, outcome: a.outcome, status: a.httpStatus, error: a.error })));
       attempts.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
-      return { attempts: attempts.slice(-limit), deliveries: deps.store.all('deliveries').slice(-limit).map(deliveryView) };
+      return { attempts: attempts.slice(-limit), deliveries: deliveries.map(deliveryView) };
     },
   });
 }
