@@ -1,12 +1,13 @@
-import { Box, Text, useStdout } from 'ink';
+import { Box, Text } from 'ink';
 import type { AgentSummary } from '../../client/index.ts';
 import { ASSET_DISPLAY, formatProfileAmount } from '../amount.ts';
 import { SelectableTable, type Column } from '../components/selectable-table.tsx';
 import { useConsole, useActions } from '../state/context.tsx';
 import type { CatalogQueryState } from '../state/types.ts';
-import { fit, terminalSize } from '../text.ts';
+import { fit } from '../text.ts';
 import { theme } from '../theme.ts';
 import { useCommands } from '../use-commands.ts';
+import { useViewport } from '../viewport.ts';
 
 /** The per-run price cap (spec 2.4: pricing.maximumBuyerDebitAtomic) in the key's own asset. */
 function priceIn(agent: AgentSummary, profile: string | undefined): string {
@@ -40,7 +41,7 @@ export function CatalogScreen() {
   });
   const catalog = useConsole((s) => s.catalog);
   const profile = useConsole((s) => s.key?.profile);
-  const { columns } = terminalSize(useStdout().stdout);
+  const { columns } = useViewport();
 
   const fixed = 16 + 14 + 5 + 3;
   const tableColumns: Column<AgentSummary>[] = [
