@@ -43,11 +43,10 @@ export function CatalogScreen() {
   const profile = useConsole((s) => s.key?.profile);
   const { columns } = useViewport();
 
-  const fixed = 16 + 14 + 5 + 3;
   const tableColumns: Column<AgentSummary>[] = [
-    { header: 'Agent', width: Math.max(20, columns - fixed - 1), cell: (a) => a.name },
-    { header: 'Chains', width: 16, cell: (a) => (a.chains ?? []).join(',') },
-    { header: `Max ${(profile && ASSET_DISPLAY[profile]?.symbol) || 'price'}`, width: 14, align: 'right', cell: (a) => priceIn(a, profile) },
+    { header: 'Agent', width: 'rest', cell: (a) => a.name },
+    { header: 'Chains', width: 'content', cell: (a) => (a.chains ?? []).join(',') },
+    { header: `Max ${(profile && ASSET_DISPLAY[profile]?.symbol) || 'price'}`, width: 'content', align: 'right', cell: (a) => priceIn(a, profile) },
     { header: 'Avail', width: 5, cell: (a) => (a.availability?.available === false ? 'no' : 'yes') },
   ];
 
@@ -76,7 +75,7 @@ export function CatalogScreen() {
       {page && page.agents.length === 0 ? (
         <Text color={theme.muted}>No agent matches. Press c to clear the search and filters.</Text>
       ) : page ? (
-        <SelectableTable columns={tableColumns} rows={page.agents} selected={selected} rowKey={(a) => a.listingId} />
+        <SelectableTable columns={tableColumns} rows={page.agents} selected={selected} rowKey={(a) => a.listingId} width={columns - 1} />
       ) : (
         <Text color={theme.muted}>Reading the catalog…</Text>
       )}

@@ -45,9 +45,9 @@ function RunList() {
   }
   const columnsOf: Column<RunListItem>[] = [
     { header: 'Run', width: 10, cell: (r) => `${r.id.slice(0, 8)}…` },
-    { header: 'Status', width: 10, cell: (r) => r.status },
-    { header: 'Created', width: 9, cell: (r) => clockTime(r.createdAt) },
-    { header: 'Agent', width: Math.max(10, columns - 34), cell: (r) => r.agentName ?? (r.listingId ? `listing ${r.listingId.slice(0, 8)}…` : '') },
+    { header: 'Status', width: 'content', cell: (r) => r.status },
+    { header: 'Created', width: 8, cell: (r) => clockTime(r.createdAt) },
+    { header: 'Agent', width: 'rest', cell: (r) => r.agentName ?? (r.listingId ? `listing ${r.listingId.slice(0, 8)}…` : '') },
   ];
   const rows = Math.max(3, bodyRows - 3);
   const top = Math.max(0, Math.min(selected - rows + 1, list.length - rows));
@@ -59,7 +59,7 @@ function RunList() {
           {list.length} · {controlAvailable ? "the account's runs in the key's asset (control API) and this console's" : "accepted in this console (a key cannot list runs, spec 4)"}
         </Text>
       </Text>
-      <SelectableTable columns={columnsOf} rows={list.slice(top, top + rows)} selected={selected - top} rowKey={(r) => r.id} />
+      <SelectableTable columns={columnsOf} rows={list.slice(top, top + rows)} selected={selected - top} rowKey={(r) => r.id} width={columns - 1} />
     </Box>
   );
 }
