@@ -28,10 +28,22 @@ export function formatAtomic(atomic: string, decimals: number, maxFractionDigits
   return fraction ? `${grouped}.${fraction}` : grouped;
 }
 
-/** An amount of a profile's asset with its symbol, or the raw atomic units when the profile is unknown. */
-export function formatProfileAmount(atomic: string, profile: string): string {
-  const display = ASSET_DISPLAY[profile];
-  return display ? `${formatAtomic(atomic, display.decimals)} ${display.symbol}` : `${atomic} atomic`;
+/** Whether an amount can be written in units: an amount string of a known asset. */
+export const hasUnits = (atomic: unknown, profile: string | null | undefined): atomic is string =>
+  typeof atomic === 'string' && ATOMIC.test(atomic) && profile !== null && profile !== undefined && profile in ASSET_DISPLAY;
+
+/**
+ * The one way the console writes an amount: whole units with the asset's
+ * symbol; with `exact`, also the atomic string the API answered (spec 2.1),
+ * which is what a support person compares with curl. An unknown profile (or
+ * a value that is not an amount string) shows the raw value, which is exact.
+ */
+export function formatProfileAmount(atomic: string, profile: string | null | undefined, options: { exact?: boolean } = {}): string {
+  const display = profile ? ASSET_DISPLAY[profile] : undefined;
+  if (!ATOMIC.test(atomic)) return atomic;
+  if (!display) return `${atomic} atomic`;
+  const units = `${formatAtomic(atomic, display.decimals)} ${display.symbol}`;
+  return options.exact ? `${units} (${atomic} atomic)` : units;
 }
 
 /** How many of `width` cells `used` fills out of `limit`, rounded down and clamped. */
@@ -46,4 +58,15 @@ export function filledCells(used: string, limit: string, width: number): number 
 /** Whole percent of `limit` that `used` is, rounded down. */
 export function percentOf(used: string, limit: string): number {
   return filledCells(used, limit, 100);
+}
+
+/**
+ * A bar's cells for `part` of `whole`: at least one for any non-zero part, so
+ * a small charge is still seen, and a part beyond the whole fills the bar and
+ * is marked as off the scale rather than drawn as if it fitted.
+ */
+export function barCells(part: string, whole: string, width: number): { filled: number; isOffScale: boolean } {
+  const isOffScale = ATOMIC.test(part) && ATOMIC.test(whole) && BigInt(part) > BigInt(whole);
+  const filled = Math.max(filledCells(part, whole, width), part !== '0' && whole !== '0' ? 1 : 0);
+  return { filled: Math.min(width, filled), isOffScale };
 }

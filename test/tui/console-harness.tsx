@@ -28,6 +28,8 @@ export interface ConsoleHarness {
   /** The console's webhook receiver, when started with { inbox: true }. */
   inbox: WebhookInbox | null;
   lastFrame(): string;
+  /** Gives the terminal another size, as a resized terminal does (columns, rows, then a resize event). */
+  resize(size: { columns: number; rows: number }): Promise<void>;
   /** Writes each key as its own chunk, as a person typing would. */
   press(...keys: string[]): void;
   /** Resolves with the first frame that satisfies `expected`; fails with the last frame seen. */
@@ -53,6 +55,8 @@ export async function startConsole(
     client?: Partial<ClientOptions>;
     /** E.g. presenter mode with a pacer the test drives. */
     store?: Partial<ConsoleStoreOptions>;
+    /** The terminal's size (ink-testing-library's own is 100 columns, no rows): set, then announced as a resize. */
+    size?: { columns: number; rows: number };
   } = {},
 ): Promise<ConsoleHarness> {
   const sim = await startSimulator(options.clock ? { clock: options.clock } : {});
@@ -74,6 +78,23 @@ export async function startConsole(
     ...options.store,
   });
   const view = render(<App store={store} isInteractive clockRefreshMs={options.clockRefreshMs ?? 60_000} />);
+  const setSize = (size: { columns: number; rows: number }) => {
+    Object.defineProperty(view.stdout, 'columns', { value: size.columns, configurable: true });
+    Object.defineProperty(view.stdout, 'rows', { value: size.rows, configurable: true });
+    view.stdout.emit('resize');
+  };
+  // Ink itself redraws at once on a resize, with what the components rendered for the old size; the console's
+  // components then render again for the new one: the frame after that is the resized console.
+  const resize = async (size: { columns: number; rows: number }) => {
+    setSize(size);
+    const written = view.frames.length;
+    const deadline = Date.now() + 5000;
+    while (view.frames.length <= written) {
+      if (Date.now() > deadline) throw new Error(`The console did not redraw at ${size.columns}×${size.rows}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+  if (options.size) setSize(options.size);
   const lastFrame = () => view.lastFrame() ?? '';
 
   return {
@@ -82,6 +103,7 @@ export async function startConsole(
     store,
     inbox,
     lastFrame,
+    resize,
     press(...keys) {
       for (const key of keys) view.stdin.write(key);
     },

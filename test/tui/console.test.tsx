@@ -15,7 +15,7 @@ describe('console', () => {
     expect(frame).toContain('active');
     expect(frame).toContain('monitors:write');
     expect(frame).toMatch(/Spend\s+░+\s+0%\s+0 ETH of 1 ETH/);
-    expect(frame).toMatch(/local_custody\s+│ 2 ETH/);
+    expect(frame).toMatch(/local_custody\s+2 ETH\s+0 ETH/);
     expect(frame).toContain('1,000 SIM');
   });
 

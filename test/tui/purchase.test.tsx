@@ -69,8 +69,8 @@ describe('purchase flow', () => {
     const quote = h.store.getState().quote.quote!;
     expect(quoteFrame).toContain('Quote · Token Research Agent · token_research · POST /v1/custody/quotes');
     expect(quoteFrame).toContain(`Maximum debit     ${formatProfileAmount(quote.maximumBuyerDebitAtomic, 'local_custody')}`);
-    expect(quoteFrame).toContain(`Creator fee       ${formatProfileAmount(quote.grossCreatorFeeAtomic!, 'local_custody')} gross`);
-    expect(quoteFrame).toContain(`platform fee    ${formatProfileAmount(quote.platformFeeAtomic!, 'local_custody')} (feeBps 1000 = 10%)`);
+    expect(quoteFrame).toContain(`Creator fee       ${formatProfileAmount(quote.grossCreatorFeeAtomic!, 'local_custody', { exact: true })} · gross`);
+    expect(quoteFrame).toContain(`platform fee    ${formatProfileAmount(quote.platformFeeAtomic!, 'local_custody', { exact: true })} · feeBps 1000 = 10%`);
     expect(quoteFrame).toContain(`creator credit  ${formatProfileAmount(quote.creatorCreditAtomic!, 'local_custody')}`);
     expect(quoteFrame).toContain(`Max execution     ${formatProfileAmount(quote.maxExecutionChargeAtomic!, 'local_custody')}`);
     expect(quoteFrame).toContain('Unit costs        rpcCall');

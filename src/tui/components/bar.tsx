@@ -1,14 +1,13 @@
 import { Text } from 'ink';
-import { filledCells } from '../amount.ts';
+import { barCells } from '../amount.ts';
 import { theme } from '../theme.ts';
 
-/** A bar of `width` cells filled by part/whole (atomic strings or integers), with a caption after it. */
+/** A bar of `width` cells filled by part/whole (atomic strings or integers), with a caption after it; » ends a part larger than the whole. */
 export function Bar({ part, whole, width = 20, color = theme.barFilled, caption }: { part: string | number; whole: string | number; width?: number; color?: string; caption?: string }) {
-  // A non-zero part shows at least one cell, so a small charge is still visible.
-  const filled = Math.max(filledCells(String(part), String(whole), width), String(part) !== '0' && String(whole) !== '0' ? 1 : 0);
+  const { filled, isOffScale } = barCells(String(part), String(whole), width);
   return (
     <Text>
-      <Text color={color}>{'█'.repeat(filled)}</Text>
+      <Text color={color}>{isOffScale ? `${'█'.repeat(width - 1)}»` : '█'.repeat(filled)}</Text>
       <Text color={theme.barEmpty}>{'░'.repeat(width - filled)}</Text>
       {caption ? <Text> {caption}</Text> : null}
     </Text>

@@ -1,9 +1,9 @@
-import { Box, Text, useStdout } from 'ink';
+import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { useConsole } from '../state/context.tsx';
-import { terminalSize } from '../text.ts';
 import { theme } from '../theme.ts';
 import { useCommands } from '../use-commands.ts';
+import { useTerminalSize } from '../viewport.ts';
 import { agentDetailLines, type DetailLine } from './agent-lines.ts';
 
 /** Rows the rest of the console takes: clock bar, scroll line, error and hint lines. */
@@ -18,7 +18,7 @@ const TONE: Record<NonNullable<DetailLine['tone']>, { color?: string; bold?: boo
 /** One agent's detail (spec 2.5), scrolled by line. */
 export function AgentScreen() {
   const agent = useConsole((s) => s.agent);
-  const { columns, rows } = terminalSize(useStdout().stdout);
+  const { columns, rows } = useTerminalSize();
   const viewport = Math.max(5, rows - CHROME_ROWS);
   const lines = useMemo(() => (agent.detail ? agentDetailLines(agent.detail, columns - 2) : []), [agent.detail, columns]);
   const maxScroll = Math.max(0, lines.length - viewport);

@@ -1,12 +1,13 @@
-import { Box, Text, useStdout } from 'ink';
+import { Box, Text } from 'ink';
 import type { AgentSummary } from '../../client/index.ts';
 import { ASSET_DISPLAY, formatProfileAmount } from '../amount.ts';
 import { SelectableTable, type Column } from '../components/selectable-table.tsx';
 import { useConsole, useActions } from '../state/context.tsx';
 import type { CatalogQueryState } from '../state/types.ts';
-import { fit, terminalSize } from '../text.ts';
+import { fit } from '../text.ts';
 import { theme } from '../theme.ts';
 import { useCommands } from '../use-commands.ts';
+import { useViewport } from '../viewport.ts';
 
 /** The per-run price cap (spec 2.4: pricing.maximumBuyerDebitAtomic) in the key's own asset. */
 function priceIn(agent: AgentSummary, profile: string | undefined): string {
@@ -40,13 +41,12 @@ export function CatalogScreen() {
   });
   const catalog = useConsole((s) => s.catalog);
   const profile = useConsole((s) => s.key?.profile);
-  const { columns } = terminalSize(useStdout().stdout);
+  const { columns } = useViewport();
 
-  const fixed = 16 + 14 + 5 + 3;
   const tableColumns: Column<AgentSummary>[] = [
-    { header: 'Agent', width: Math.max(20, columns - fixed - 1), cell: (a) => a.name },
-    { header: 'Chains', width: 16, cell: (a) => (a.chains ?? []).join(',') },
-    { header: `Max ${(profile && ASSET_DISPLAY[profile]?.symbol) || 'price'}`, width: 14, align: 'right', cell: (a) => priceIn(a, profile) },
+    { header: 'Agent', width: 'rest', cell: (a) => a.name },
+    { header: 'Chains', width: 'content', cell: (a) => (a.chains ?? []).join(',') },
+    { header: `Max ${(profile && ASSET_DISPLAY[profile]?.symbol) || 'price'}`, width: 'content', align: 'right', cell: (a) => priceIn(a, profile) },
     { header: 'Avail', width: 5, cell: (a) => (a.availability?.available === false ? 'no' : 'yes') },
   ];
 
@@ -75,7 +75,7 @@ export function CatalogScreen() {
       {page && page.agents.length === 0 ? (
         <Text color={theme.muted}>No agent matches. Press c to clear the search and filters.</Text>
       ) : page ? (
-        <SelectableTable columns={tableColumns} rows={page.agents} selected={selected} rowKey={(a) => a.listingId} />
+        <SelectableTable columns={tableColumns} rows={page.agents} selected={selected} rowKey={(a) => a.listingId} width={columns - 1} />
       ) : (
         <Text color={theme.muted}>Reading the catalog…</Text>
       )}

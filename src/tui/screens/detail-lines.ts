@@ -1,5 +1,5 @@
 import type { Billing, MonitorDetail, Quote, Receipt, RunExport } from '../../client/index.ts';
-import { formatProfileAmount } from '../amount.ts';
+import { formatProfileAmount, hasUnits } from '../amount.ts';
 import type { StepView } from '../scenario-stepper.ts';
 import { wrap } from '../text.ts';
 import type { DetailLine } from './agent-lines.ts';
@@ -10,10 +10,9 @@ import type { DetailLine } from './agent-lines.ts';
  * key's asset; fields the spec leaves "not shown" are listed as they come.
  */
 
-const ATOMIC = /^(0|[1-9][0-9]*)$/;
-
-export const amountIn = (atomic: unknown, profile: string | null | undefined) =>
-  typeof atomic === 'string' && ATOMIC.test(atomic) && profile ? formatProfileAmount(atomic, profile) : String(atomic ?? '—');
+/** An amount field's value as every money view writes it: units and, with `exact` (the default here), the atomic string beside them. */
+export const amountIn = (atomic: unknown, profile: string | null | undefined, exact = true) =>
+  typeof atomic === 'string' ? formatProfileAmount(atomic, profile, { exact }) : String(atomic ?? '—');
 
 /** '2026-01-01T00:01:43.500Z' → '00:01:43'. */
 export const clockTime = (iso: unknown) => (typeof iso === 'string' ? (iso.match(/T(\d\d:\d\d:\d\d)/)?.[1] ?? iso) : '—');
@@ -73,7 +72,9 @@ class LineBuilder {
           this.json(item, profile, indent + 2, depth + 1);
         }
       } else if (item !== null && typeof item === 'object') this.text(`${pad}${name}: ${JSON.stringify(item)}`);
-      else this.text(`${pad}${name}: ${name.endsWith('Atomic') ? amountIn(item, profile) : scalar(item)}`);
+      // A converted value loses the Atomic suffix: that name belongs to the atomic string, which stays beside it.
+      else if (name.endsWith('Atomic') && hasUnits(item, profile)) this.text(`${pad}${name.slice(0, -'Atomic'.length)}: ${amountIn(item, profile)}`);
+      else this.text(`${pad}${name}: ${scalar(item)}`);
     }
   }
 }
@@ -108,12 +109,12 @@ function modelExecutionText(model: Quote['modelExecution'], profile: string | nu
 /** Every quote field of spec 2.7, the money first. */
 export function quoteLines(quote: Quote, profile: string | null, width: number): DetailLine[] {
   const b = new LineBuilder(width);
-  const feePercent = quote.feeBps !== undefined ? ` (feeBps ${quote.feeBps} = ${quote.feeBps / 100}%)` : '';
-  b.field('Maximum debit', `${amountIn(quote.maximumBuyerDebitAtomic, profile)}  (maximumBuyerDebitAtomic)`);
-  b.field('Creator fee', `${amountIn(quote.grossCreatorFeeAtomic, profile)} gross`);
+  const feePercent = quote.feeBps !== undefined ? ` · feeBps ${quote.feeBps} = ${quote.feeBps / 100}%` : '';
+  b.field('Maximum debit', amountIn(quote.maximumBuyerDebitAtomic, profile));
+  b.field('Creator fee', `${amountIn(quote.grossCreatorFeeAtomic, profile)} · gross`);
   b.field('  platform fee', `${amountIn(quote.platformFeeAtomic, profile)}${feePercent}`);
   b.field('  creator credit', amountIn(quote.creatorCreditAtomic, profile));
-  b.field('Max execution', `${amountIn(quote.maxExecutionChargeAtomic, profile)}  (reads and AI analysis, cap)`);
+  b.field('Max execution', `${amountIn(quote.maxExecutionChargeAtomic, profile)} · cap on reads and AI analysis`);
   b.field('Unit costs', unitCostsText(quote.unitCosts, profile));
   b.field('Model execution', modelExecutionText(quote.modelExecution, profile));
   b.field('Result policy', String(quote.resultPolicy ?? '—'));

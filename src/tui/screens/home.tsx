@@ -1,13 +1,15 @@
-import { Table } from '@alcalzone/ink-table';
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
+import type { SimBalance } from '../../client/index.ts';
 import { formatProfileAmount } from '../amount.ts';
 import { Amount } from '../components/amount.tsx';
 import { SpendBar } from '../components/spend-bar.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { useConsole } from '../state/context.tsx';
+import { wrap } from '../text.ts';
 import { theme } from '../theme.ts';
 import { useCommands } from '../use-commands.ts';
+import { useViewport } from '../viewport.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -30,9 +32,56 @@ function expiryText(expiresAt: string, nowIso: string | undefined): string {
   return days >= 0 ? `${at} (in ${days} d)` : `${at} (passed)`;
 }
 
+const BALANCE_COLUMNS = [
+  { header: 'available', field: 'availableAtomic' },
+  { header: 'reserved', field: 'reservedAtomic' },
+  { header: 'pending', field: 'pendingAtomic' },
+  { header: 'charged', field: 'chargedAtomic' },
+  { header: 'deposited', field: 'depositedAtomic' },
+] as const;
+const CELL_GAP = '  ';
+
+/**
+ * One row per asset, each column as wide as its widest amount; when the
+ * amounts are too long for a table in this width (an 18-decimal remainder is
+ * 24 characters), each asset gets a line of its own with its parts wrapped
+ * under it, so nothing is cut or torn.
+ */
+function BalanceTable({ balances, columns }: { balances: SimBalance[]; columns: number }) {
+  const cells = balances.map((b) => [b.profile, ...BALANCE_COLUMNS.map((c) => formatProfileAmount(b[c.field], b.profile))]);
+  const headers = ['asset', ...BALANCE_COLUMNS.map((c) => c.header)];
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i].length)));
+  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(CELL_GAP);
+  if (widths.reduce((a, b) => a + b) + CELL_GAP.length * (widths.length - 1) <= columns - 1) {
+    return (
+      <Box flexDirection="column">
+        <Text color={theme.heading} bold>
+          {line(headers)}
+        </Text>
+        {cells.map((row) => (
+          <Text key={row[0]}>{line(row)}</Text>
+        ))}
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column">
+      {balances.map((b, index) => (
+        <Box key={b.profile} flexDirection="column">
+          <Text bold>{b.profile}</Text>
+          {wrap(BALANCE_COLUMNS.map((c, i) => `${c.header} ${cells[index][i + 1]}`).join(' · '), columns - 3).map((part, i) => (
+            <Text key={i}>{`  ${part}`}</Text>
+          ))}
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
 /** The key's account balances per asset (GET /sim/accounts/{id}); the real service has no such read for a key. */
 function Balances() {
   const account = useConsole((s) => s.account);
+  const { columns } = useViewport();
   const controlAvailable = useConsole((s) => s.controlAvailable);
   if (!controlAvailable) return <Text color={theme.muted}>Balances come from the control API, which is hidden against a remote service.</Text>;
   if (!account) return <Text color={theme.muted}>Reading balances…</Text>;
@@ -44,16 +93,7 @@ function Balances() {
       {account.balances.length === 0 ? (
         <Text color={theme.muted}>No deposits yet (the control API's POST /sim/accounts/{account.account.id}/deposits adds one).</Text>
       ) : (
-        <Table
-          data={account.balances.map((b) => ({
-            asset: b.profile,
-            available: formatProfileAmount(b.availableAtomic, b.profile),
-            reserved: formatProfileAmount(b.reservedAtomic, b.profile),
-            pending: formatProfileAmount(b.pendingAtomic, b.profile),
-            charged: formatProfileAmount(b.chargedAtomic, b.profile),
-            deposited: formatProfileAmount(b.depositedAtomic, b.profile),
-          }))}
-        />
+        <BalanceTable balances={account.balances} columns={columns} />
       )}
     </>
   );

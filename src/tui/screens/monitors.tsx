@@ -22,11 +22,11 @@ function MonitorList() {
   if (!list) return <Text color={theme.muted}>Reading monitors…</Text>;
   if (list.length === 0) return <Text color={theme.muted}>No monitors: press n to create a demo monitor (token transfers on base).</Text>;
   const columnsOf: Column<Monitor>[] = [
-    { header: 'Monitor', width: Math.max(12, columns - 52), cell: (m) => m.name ?? m.id },
-    { header: 'Chain', width: 8, cell: (m) => m.chain ?? '' },
-    { header: 'Status', width: 9, cell: (m) => m.status },
-    { header: 'Ticks', width: 10, align: 'right', cell: (m) => `${m.ticksUsed ?? 0}/${m.tickBudget ?? '?'}` },
-    { header: 'RPC', width: 11, align: 'right', cell: (m) => `${m.rpcUsed ?? 0}/${m.rpcBudget ?? '?'}` },
+    { header: 'Monitor', width: 'rest', cell: (m) => m.name ?? m.id },
+    { header: 'Chain', width: 'content', cell: (m) => m.chain ?? '' },
+    { header: 'Status', width: 'content', cell: (m) => m.status },
+    { header: 'Ticks', width: 'content', align: 'right', cell: (m) => `${m.ticksUsed ?? 0}/${m.tickBudget ?? '?'}` },
+    { header: 'RPC', width: 'content', align: 'right', cell: (m) => `${m.rpcUsed ?? 0}/${m.rpcBudget ?? '?'}` },
     { header: 'Ends', width: 8, cell: (m) => clockTime(m.endsAt) },
   ];
   const { top, visible } = windowOf(list, selected, Math.max(3, bodyRows - 3));
@@ -37,7 +37,7 @@ function MonitorList() {
         <Text bold>Monitors </Text>
         <Text color={theme.muted}>{list.length} · GET /v1/monitors, newest first</Text>
       </Text>
-      <SelectableTable columns={columnsOf} rows={visible} selected={selected - top} rowKey={(m) => m.id} />
+      <SelectableTable columns={columnsOf} rows={visible} selected={selected - top} rowKey={(m) => m.id} width={columns - 1} />
       <Text color={theme.muted} wrap="truncate-end">
         {current?.statusReason ? `status reason: ${current.statusReason}` : current ? `${current.id} · ⏎ for windows, events, retractions and deliveries` : ' '}
       </Text>
@@ -71,9 +71,9 @@ export function NotificationsScreen() {
   if (list.length === 0) return <Text color={theme.muted}>No notifications: a monitor event (screen 5: n, then m) or a final delivery failure makes one.</Text>;
   const columnsOf: Column<Notification>[] = [
     { header: 'Time', width: 8, cell: (n) => clockTime(n.createdAt) },
-    { header: 'Kind', width: 16, cell: (n) => n.kind },
-    { header: 'Title', width: Math.max(12, columns - 40), cell: (n) => n.title },
-    { header: 'Ack', width: 9, cell: (n) => (n.acknowledgedAt ? clockTime(n.acknowledgedAt) : 'no') },
+    { header: 'Kind', width: 'content', cell: (n) => n.kind },
+    { header: 'Title', width: 'rest', cell: (n) => n.title },
+    { header: 'Ack', width: 'content', cell: (n) => (n.acknowledgedAt ? clockTime(n.acknowledgedAt) : 'no') },
   ];
   const current = list[selected];
   const bodyLines = current ? wrap(current.body, columns - 2).slice(0, 4) : [];
@@ -87,7 +87,7 @@ export function NotificationsScreen() {
           {list.length} · {unread} not acknowledged
         </Text>
       </Text>
-      <SelectableTable columns={columnsOf} rows={visible} selected={selected - top} rowKey={(n) => n.id} />
+      <SelectableTable columns={columnsOf} rows={visible} selected={selected - top} rowKey={(n) => n.id} width={columns - 1} />
       {bodyLines.map((line, i) => (
         <Text key={i} color={theme.muted}>
           {line}

@@ -102,7 +102,7 @@ function ConfirmPanel({ profile }: { profile: string | null }) {
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.warn} paddingX={1}>
       <Text bold color={theme.warn}>
-        Accept this quote? It reserves up to {amountIn(quote.maximumBuyerDebitAtomic, profile)} and queues a run.
+        Accept this quote? It reserves up to {amountIn(quote.maximumBuyerDebitAtomic, profile, false)} and queues a run.
       </Text>
       <Text color={theme.muted}>acceptedContractHash (the quote's contractHash, spec 4.4)</Text>
       <Text>{quote.contractHash}</Text>

@@ -7,6 +7,7 @@ import { SelectableTable, type Column } from '../components/selectable-table.tsx
 import { StatusBadge } from '../components/status-badge.tsx';
 import { useActions, useConsole } from '../state/context.tsx';
 import type { RunListItem } from '../state/types.ts';
+import { messageWithUnits } from '../message-amounts.ts';
 import { clip, wrap } from '../text.ts';
 import { theme } from '../theme.ts';
 import { useCommands } from '../use-commands.ts';
@@ -22,14 +23,14 @@ function offsetOf(event: RunEvent, first: RunEvent | undefined): string {
   return `+${ms % 1000 === 0 ? ms / 1000 : (ms / 1000).toFixed(1)}s`;
 }
 
-/** One event per line, its message wrapped under itself: time, offset from the first event, step, message. */
-function timelineLines(events: RunEvent[], width: number): DetailLine[] {
+/** One event per line, its message (amounts in units) wrapped under itself: time, offset from the first event, step, message. */
+function timelineLines(events: RunEvent[], profile: string | null, width: number): DetailLine[] {
   const first = events[0];
   const lines: DetailLine[] = [];
   for (const event of events) {
     const prefix = `${clockTime(event.createdAt)} ${offsetOf(event, first).padStart(7)}  ${event.step.padEnd(17)} `;
     const tone = event.step === 'failed' || event.step === 'deadline-exceeded' || event.step === 'cancelled' ? ('heading' as const) : undefined;
-    wrap(event.message, Math.max(10, width - prefix.length)).forEach((part, i) => lines.push({ text: clip(`${i === 0 ? prefix : ' '.repeat(prefix.length)}${part}`, width), tone }));
+    wrap(messageWithUnits(event.message, profile), Math.max(10, width - prefix.length)).forEach((part, i) => lines.push({ text: clip(`${i === 0 ? prefix : ' '.repeat(prefix.length)}${part}`, width), tone }));
   }
   return lines;
 }
@@ -45,9 +46,9 @@ function RunList() {
   }
   const columnsOf: Column<RunListItem>[] = [
     { header: 'Run', width: 10, cell: (r) => `${r.id.slice(0, 8)}…` },
-    { header: 'Status', width: 10, cell: (r) => r.status },
-    { header: 'Created', width: 9, cell: (r) => clockTime(r.createdAt) },
-    { header: 'Agent', width: Math.max(10, columns - 34), cell: (r) => r.agentName ?? (r.listingId ? `listing ${r.listingId.slice(0, 8)}…` : '') },
+    { header: 'Status', width: 'content', cell: (r) => r.status },
+    { header: 'Created', width: 8, cell: (r) => clockTime(r.createdAt) },
+    { header: 'Agent', width: 'rest', cell: (r) => r.agentName ?? (r.listingId ? `listing ${r.listingId.slice(0, 8)}…` : '') },
   ];
   const rows = Math.max(3, bodyRows - 3);
   const top = Math.max(0, Math.min(selected - rows + 1, list.length - rows));
@@ -63,7 +64,7 @@ function RunList() {
               : 'accepted in this console (a key cannot list runs, spec 4)'}
         </Text>
       </Text>
-      <SelectableTable columns={columnsOf} rows={list.slice(top, top + rows)} selected={selected - top} rowKey={(r) => r.id} />
+      <SelectableTable columns={columnsOf} rows={list.slice(top, top + rows)} selected={selected - top} rowKey={(r) => r.id} width={columns - 1} />
     </Box>
   );
 }
@@ -95,7 +96,7 @@ function RunDetail() {
     if (view === 'billing') return billing ? billingLines(billing, profile, width) : [{ text: 'No billing read (yet): see the error line.', tone: 'muted' }];
     if (view === 'receipt') return receipt ? receiptLines(receipt, profile, width) : [{ text: 'No receipt: there is one only once the billing is settled (spec 4.9).', tone: 'muted' }];
     if (view === 'export') return exported ? exportLines(exported.export, exported.artifactId, exported.bytes, profile, width) : [{ text: 'No export: there is one only for a run with a report (spec 4.8).', tone: 'muted' }];
-    return read ? timelineLines(read.events ?? [], width) : [];
+    return read ? timelineLines(read.events ?? [], profile, width) : [];
   }, [view, billing, receipt, exported, read, profile, columns, run.isViewLoading]);
   const maxScroll = maxScrollOf(lines, viewport);
   useCommands('run', { view: { maxScroll, pageRows: viewport - 1 } });
