@@ -97,7 +97,15 @@ describe('Retry-After waited out in real time', () => {
     real.pass(left - 2);
     expect(await refusedFor(sim, secret)).toBeLessThanOrEqual(3);
     real.pass(2);
-    expect((await keyRead(sim, secret)).status).toBe(200);
+    // Waited out: served, unless the two wall readings straddle a millisecond and leave one
+    // millisecond of the minute, which the answer then rounds up to one second.
+    const waited = await keyRead(sim, secret);
+    if (waited.status !== 200) {
+      expect(waited.status).toBe(429);
+      expect(waited.headers['retry-after']).toBe('1');
+      real.pass(1);
+      expect((await keyRead(sim, secret)).status).toBe(200);
+    }
   });
 
   it('monitor creation (counted at the request’s pinned instant): the 11th is refused, and served after its Retry-After in real time', async () => {
