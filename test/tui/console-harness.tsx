@@ -6,6 +6,7 @@ import { App } from '../../src/tui/app.tsx';
 import { createConsoleStore, type ConsoleStore } from '../../src/tui/state/store.ts';
 import type { ConsoleStoreOptions } from '../../src/tui/state/types.ts';
 import type { WebhookInbox } from '../../src/tui/webhook-inbox.ts';
+import { waitForFrame } from '../helpers/frames.ts';
 import { listen, startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 
 /** Key sequences as a terminal sends them. */
@@ -107,18 +108,7 @@ export async function startConsole(
     press(...keys) {
       for (const key of keys) view.stdin.write(key);
     },
-    async waitForFrame(expected, timeoutMs = 5000) {
-      const test =
-        typeof expected === 'string' ? (f: string) => f.includes(expected) : expected instanceof RegExp ? (f: string) => expected.test(f) : expected;
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const frame = lastFrame();
-        if (test(frame)) return frame;
-        if (Date.now() > deadline) throw new Error(`No frame matched ${String(expected)} within ${timeoutMs} ms. Last frame:\n${frame}`);
-        // Polls the frame (the condition), not a fixed delay before acting.
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    },
+    waitForFrame: (expected, timeoutMs = 5000) => waitForFrame(lastFrame, expected, timeoutMs),
     async close() {
       view.unmount();
       view.cleanup();

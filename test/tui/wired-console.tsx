@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { openEmbeddedConsole, type ConsoleWiring, type EmbeddedSettings } from '../../src/cli/tui.ts';
 import { App } from '../../src/tui/app.tsx';
+import { waitForFrame } from '../helpers/frames.ts';
 import { createConsoleStore, type ConsoleStore } from '../../src/tui/state/store.ts';
 
 /**
@@ -35,17 +36,7 @@ export async function startWiredConsole(settings: EmbeddedSettings): Promise<Wir
     press(...keys) {
       for (const key of keys) view.stdin.write(key);
     },
-    async waitForFrame(expected, timeoutMs = 8000) {
-      const test = typeof expected === 'string' ? (f: string) => f.includes(expected) : (f: string) => expected.test(f);
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const frame = lastFrame();
-        if (test(frame)) return frame;
-        if (Date.now() > deadline) throw new Error(`No frame matched ${String(expected)} within ${timeoutMs} ms. Last frame:\n${frame}`);
-        // Polls the frame (the condition), not a fixed delay before acting.
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    },
+    waitForFrame: (expected, timeoutMs = 8000) => waitForFrame(lastFrame, expected, timeoutMs),
     async quit() {
       if (closed) return;
       closed = true;

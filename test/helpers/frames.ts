@@ -1,0 +1,18 @@
+/** What a console test waits for: text in the frame, a pattern, or any condition on it. */
+export type FrameExpectation = string | RegExp | ((frame: string) => boolean);
+
+/**
+ * Waits until the last rendered frame meets `expected`, polling the frame (the
+ * condition) rather than sleeping a fixed time before acting; fails with the
+ * last frame after `timeoutMs`.
+ */
+export async function waitForFrame(lastFrame: () => string, expected: FrameExpectation, timeoutMs: number): Promise<string> {
+  const test = typeof expected === 'string' ? (f: string) => f.includes(expected) : expected instanceof RegExp ? (f: string) => expected.test(f) : expected;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const frame = lastFrame();
+    if (test(frame)) return frame;
+    if (Date.now() > deadline) throw new Error(`No frame matched ${String(expected)} within ${timeoutMs} ms. Last frame:\n${frame}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
