@@ -57,6 +57,11 @@ export function fromLegacy(legacy: LegacyRandomState): RandomState {
   return { state: digest('understudy-ratchet-legacy', legacy.seed, String(legacy.counter)).toString('hex'), counter: legacy.counter };
 }
 
+/** What digest() hashes after the state in a step: the NUL separator and the part's name. */
+const stepSuffix = (part: 'out' | 'next') => Buffer.concat([Buffer.alloc(1), Buffer.from(part)]);
+const OUT = stepSuffix('out');
+const NEXT = stepSuffix('next');
+
 export class SeededRandom {
   private state!: Buffer;
   private counter!: number;
@@ -76,20 +81,23 @@ export class SeededRandom {
 
   bytes(length: number): Buffer {
     // Each draw starts on a fresh step, so a draw's bytes depend only on the state the store persists.
-    const blocks: Buffer[] = [];
-    let have = 0;
-    while (have < length) {
-      const block = digest(this.state, 'out');
-      this.state = digest(this.state, 'next');
-      this.counter += 1;
-      blocks.push(block);
-      have += block.length;
-    }
+    const first = this.step();
+    if (length <= first.length) return first.subarray(0, length);
+    const blocks = [first];
+    for (let have = first.length; have < length; have += first.length) blocks.push(this.step());
     return Buffer.concat(blocks).subarray(0, length);
   }
 
+  /** One step: H(state ‖ NUL ‖ "out") out, H(state ‖ NUL ‖ "next") the new state (digest()'s bytes, in one update each). */
+  private step(): Buffer {
+    const block = createHash('sha256').update(this.state).update(OUT).digest();
+    this.state = createHash('sha256').update(this.state).update(NEXT).digest();
+    this.counter += 1;
+    return block;
+  }
+
   uuid(): string {
-    const b = Buffer.from(this.bytes(16));
+    const b = this.bytes(16);
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
     const h = b.toString('hex');

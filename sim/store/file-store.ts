@@ -459,10 +459,21 @@ export class FileStore<C extends CollectionMap> {
     // could not be rotated stays in use whole (its lines up to `seq` are skipped at
     // open). Neither makes the committed checkpoint untrue, so neither fails it.
     if (rewrite && previous) await this.dropArchive(previous);
-    const rotated = await this.journal.rotate(journalHeader(journalGeneration, seq)).then(
-      () => true,
-      () => false,
-    );
+    // A rotation rewrites every line since the capture to free the ones before it.
+    // When a burst of writes ran meanwhile (a fast-forward: the checkpoint's own
+    // writes wait for the event loop while the jobs run), it would write more than
+    // it frees, and the whole burst a second time: the journal then stays whole,
+    // as after a failed rotation, and the size trigger starts the next checkpoint,
+    // whose capture comes after the burst. A rotation is skipped only when the
+    // journal more than doubled while the checkpoint ran.
+    const worthRotating = this.journalBytes - journalBytesAtMark <= journalBytesAtMark;
+    if (!worthRotating) this.journal.dropMark();
+    const rotated =
+      worthRotating &&
+      (await this.journal.rotate(journalHeader(journalGeneration, seq)).then(
+        () => true,
+        () => false,
+      ));
     if (rotated) {
       this.journalGeneration = journalGeneration;
       this.journalBytes -= journalBytesAtMark;
