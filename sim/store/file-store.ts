@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import { FRAME_SUFFIX_LENGTH, checkFrame } from './checksum.ts';
 import { DurableJsonFile, temporaryOf, writeFileDurably } from './durable-json-file.ts';
+import { AcknowledgedSeq } from './acknowledged-seq.ts';
 import { Journal, entriesAfter, journalHeader, journalLine, parseJournal, type JournalEntry, type JournalOp, type ParsedJournal } from './journal.ts';
 import { RowArchive, pointerLength, type RowPointer } from './row-archive.ts';
 import { StoreFileError } from './store-file-error.ts';
@@ -712,6 +713,7 @@ export class FileStore<C extends CollectionMap> {
     if (stored === null) this.refuseLeftovers(journal, journalBytes, archives);
     const file: SnapshotFile = stored ?? initial();
     const { entries, current } = stored === null ? { entries: [], current: false } : this.journalAfter(stored, journal);
+    await this.refuseUnacknowledgedEnd(stored === null ? null : entries.length > 0 ? entries[entries.length - 1].s : file.seq);
     // Collections in the snapshot's order, archived ones included, whatever order the archive names them in.
     for (const name of Object.keys(file.collections)) this.data.set(name, new Map());
     if (file.archive) await this.openArchive(file.archive, legacy);
@@ -737,7 +739,8 @@ export class FileStore<C extends CollectionMap> {
       for (const [c, id, row] of entry.o) this.applyOp(c, id, row ? Object.freeze(row) : null);
       for (const [k, v] of entry.m ?? []) this.meta.set(k, v);
     }
-    this.journal = await Journal.open(this.journalPath, entries.length, { durable: (count) => void this.undo.splice(0, count), refused: (count) => this.rollBack(count) }, this.fs);
+    const acknowledged = await AcknowledgedSeq.open(this.acknowledgedPath, this.fs);
+    this.journal = await Journal.open(this.journalPath, entries.length, { durable: (count) => void this.undo.splice(0, count), refused: (count) => this.rollBack(count) }, this.fs, acknowledged);
     // What the size trigger of checkpoints compares (see apply()).
     this.journalBytes = (await stat(this.journalPath)).size;
     if (stored !== null) this.snapshotBytes = (await stat(this.path)).size;
@@ -746,6 +749,23 @@ export class FileStore<C extends CollectionMap> {
       return true;
     }
     return false;
+  }
+
+  /** Where the last acknowledged change is recorded (acknowledged-seq.ts). */
+  get acknowledgedPath(): string {
+    return `${this.path}.acknowledged`;
+  }
+
+  /**
+   * Refuses a store whose files end before the last change that was acknowledged:
+   * `reached` is the last change they hold (null: no snapshot, so none).
+   */
+  private async refuseUnacknowledgedEnd(reached: number | null): Promise<void> {
+    const acknowledged = await AcknowledgedSeq.read(this.acknowledgedPath);
+    if (acknowledged === null || (reached !== null && reached >= acknowledged)) return;
+    const witness = basename(this.acknowledgedPath);
+    if (reached === null) throw new StoreFileError(this.path, `it is missing, but ${witness} records change ${acknowledged} as acknowledged`);
+    throw new StoreFileError(this.journalPath, `it ends at change ${reached}, but ${witness} records change ${acknowledged} as acknowledged: acknowledged changes were cut off`);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { AcknowledgedSeq } from './acknowledged-seq.ts';
 import { checkFrame, frame } from './checksum.ts';
 import { syncDirectory, temporaryOf } from './durable-json-file.ts';
 import { StoreFileError } from './store-file-error.ts';
@@ -50,14 +51,16 @@ export class Journal {
     size: number,
     private readonly fs: StoreFs,
     private readonly events: JournalEvents,
+    /** Told the last change of each batch once it is on disk (acknowledged-seq.ts); null in tests of the journal alone. */
+    private readonly acknowledged: AcknowledgedSeq | null,
   ) {
     this.size = size;
   }
 
-  static async open(path: string, existingLines: number, events: JournalEvents, fs: StoreFs = nodeStoreFs): Promise<Journal> {
+  static async open(path: string, existingLines: number, events: JournalEvents, fs: StoreFs = nodeStoreFs, acknowledged: AcknowledgedSeq | null = null): Promise<Journal> {
     const handle = await fs.open(path, 'a');
     const { size } = await handle.stat();
-    const journal = new Journal(handle, path, size, fs, events);
+    const journal = new Journal(handle, path, size, fs, events, acknowledged);
     journal.lines = existingLines;
     return journal;
   }
@@ -197,6 +200,7 @@ export class Journal {
       await this.flushAll();
     } finally {
       await this.handle.close();
+      await this.acknowledged?.close();
     }
   }
 
@@ -222,6 +226,8 @@ export class Journal {
           // position of a handle not opened to append (a rotated journal's) is past the end.
           await writeAll(this.handle, bytes, this.size, this.path);
           await this.handle.datasync();
+          // Before anyone hears: from here a journal ending earlier has lost acknowledged changes.
+          await this.acknowledged?.record(seqOf(lines[lines.length - 1]));
           this.size += bytes.length;
         }
         this.events.durable(lines.length);
@@ -284,6 +290,13 @@ export interface JournalHeader {
 export const journalHeader = (journal: number, after: number): string => `${frame(JSON.stringify({ journal, after }))}\n`;
 
 export const journalLine = (entry: JournalEntry): string => `${frame(JSON.stringify(entry))}\n`;
+
+/** The sequence number of a journalLine, read from its first field without parsing the rest. */
+function seqOf(line: string): number {
+  const match = /^\{"s":(\d+)[,}]/.exec(line);
+  if (!match) throw new Error(`not a journal entry: ${line.slice(0, 40)}`);
+  return Number(match[1]);
+}
 
 /** An entry and where it is (for refusals naming it). */
 export interface PlacedEntry {

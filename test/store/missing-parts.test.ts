@@ -86,6 +86,35 @@ describe('store: missing or disagreeing parts', () => {
     expect(await readFile(`${path}.rows.1`, 'utf8')).toBe('');
   });
 
+  it('a journal cut after acknowledged changes (at a line boundary, or into its last line) is refused, naming it and the last acknowledged change', async () => {
+    for (const cut of ['line', 'byte'] as const) {
+      const { path } = await crashedStore();
+      const journal = `${path}.journal`;
+      const bytes = await readFile(journal);
+      // Without its last acknowledged line the journal looks as a crash before that write would leave it.
+      const lastLine = bytes.lastIndexOf(0x0a, bytes.length - 2) + 1;
+      await writeFile(journal, bytes.subarray(0, cut === 'line' ? lastLine : bytes.length - 5));
+      await expectRefused(path, journal, /ends at change \d+, but s\.json\.acknowledged records change \d+ as acknowledged/);
+    }
+  });
+
+  it('a write never acknowledged (a torn tail, the witness not yet told) still opens with what was acknowledged', async () => {
+    const { path, state } = await crashedStore();
+    await appendFile(`${path}.journal`, '{"s":99,"o":[["hot","h",{"id":"h","n":');
+    const store = await openStore(path);
+    expect(stateOf(store)).toEqual(state);
+    await store.close();
+  });
+
+  it('the record of the last acknowledged change is checked too: a damaged one is refused, naming it', async () => {
+    const { path } = await crashedStore();
+    const witness = `${path}.acknowledged`;
+    const bytes = await readFile(witness);
+    bytes[5] ^= 0x01;
+    await writeFile(witness, bytes);
+    await expectRefused(path, witness, /does not match its checksum/);
+  });
+
   it('a journal deleted after a clean stop is refused, naming it', async () => {
     const { path } = await crashedStore();
     const stopped = await openStore(path);
