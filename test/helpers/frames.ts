@@ -16,3 +16,24 @@ export async function waitForFrame(lastFrame: () => string, expected: FrameExpec
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** What a console test drives the console with. */
+export interface Keyboard {
+  press(...keys: string[]): void;
+  waitForFrame(expected: FrameExpectation, timeoutMs?: number): Promise<string>;
+}
+
+/**
+ * The demo agent (d), its quote with the prefilled input (q), accepted (a, then y):
+ * the run screen of the new run; returns the first frame that meets `until`.
+ */
+export async function acceptDemoQuote(console: Keyboard, until: FrameExpectation = /Run [0-9a-f]{8}… Token Research Agent/): Promise<string> {
+  console.press('d');
+  await console.waitForFrame((f) => f.includes('Token Research Agent') && f.includes('q quote'));
+  console.press('q');
+  await console.waitForFrame('expires in 4:00');
+  console.press('a');
+  await console.waitForFrame('acceptedContractHash');
+  console.press('y');
+  return console.waitForFrame(until);
+}

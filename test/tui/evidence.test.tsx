@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.ts';
 import { formatProfileAmount } from '../../src/tui/amount.ts';
 import { startWiredConsole, temporaryFolder, type WiredConsole } from './wired-console.tsx';
+import { acceptDemoQuote } from '../helpers/frames.ts';
 
 /**
  * Evidence for a support ticket: `w` on a run saves what the key and the
@@ -41,14 +42,7 @@ describe('evidence for a ticket', () => {
   it('w on a settled run saves its receipt, export, billing, events and ledger lines with a readable summary.md', async () => {
     const { c, dir } = await start();
     await c.waitForFrame('Balances');
-    c.press('d');
-    await c.waitForFrame('Permissions');
-    c.press('q');
-    await c.waitForFrame('expires in 4:00');
-    c.press('a');
-    await c.waitForFrame('acceptedContractHash');
-    c.press('y');
-    await c.waitForFrame(/Run [0-9a-f]{8}… Token Research Agent/);
+    await acceptDemoQuote(c);
     const runId = c.store.getState().run.runId!;
     c.press('+', '+');
     await c.waitForFrame('succeeded · terminal');
@@ -90,14 +84,7 @@ describe('evidence for a ticket', () => {
   it('says which parts a run does not have yet instead of failing', async () => {
     const { c, dir } = await start();
     await c.waitForFrame('Balances');
-    c.press('d');
-    await c.waitForFrame('Permissions');
-    c.press('q');
-    await c.waitForFrame('expires in 4:00');
-    c.press('a');
-    await c.waitForFrame('acceptedContractHash');
-    c.press('y');
-    await c.waitForFrame(/Run [0-9a-f]{8}… Token Research Agent\s+queued/);
+    await acceptDemoQuote(c, /Run [0-9a-f]{8}… Token Research Agent\s+queued/);
     const runId = c.store.getState().run.runId!;
     c.press('w');
     await c.waitForFrame('✔ saved summary.md and 3 answers to');

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYS, startConsole, type ConsoleHarness } from './console-harness.tsx';
+import { acceptDemoQuote } from '../helpers/frames.ts';
 
 /**
  * Keys that cannot be undone ask first, and the hint bar offers only the
@@ -15,14 +16,7 @@ async function acceptedRun(): Promise<string> {
   await h.waitForFrame('Balances');
   h.press('2');
   await h.waitForFrame('64 agents · page 1/7');
-  h.press('d');
-  await h.waitForFrame((f) => f.includes('Token Research Agent') && f.includes('q quote'));
-  h.press('q');
-  await h.waitForFrame('expires in 4:00');
-  h.press('a');
-  await h.waitForFrame('acceptedContractHash');
-  h.press('y');
-  await h.waitForFrame(/Run [0-9a-f]{8}… Token Research Agent/);
+  await acceptDemoQuote(h);
   return h.store.getState().run.runId!;
 }
 

@@ -9,6 +9,7 @@ import { render } from 'ink-testing-library';
 import { listen, startSimulator } from '../helpers/simulator.ts';
 import { KEYS } from './console-harness.tsx';
 import { startWiredConsole, temporaryFolder, type WiredConsole } from './wired-console.tsx';
+import { acceptDemoQuote } from '../helpers/frames.ts';
 
 /**
  * Quitting the console and starting it again on the same store continues the
@@ -29,14 +30,7 @@ async function start(storePath: string): Promise<WiredConsole> {
 }
 
 async function quoteAndAccept(c: WiredConsole): Promise<string> {
-  c.press('d');
-  await c.waitForFrame('Permissions');
-  c.press('q');
-  await c.waitForFrame('expires in 4:00');
-  c.press('a');
-  await c.waitForFrame('acceptedContractHash');
-  c.press('y');
-  await c.waitForFrame(/Run [0-9a-f]{8}… Token Research Agent/);
+  await acceptDemoQuote(c);
   return c.store.getState().run.runId!;
 }
 

@@ -3,6 +3,7 @@ import { ApiError, railOf, type Sleep } from '../../src/client/index.ts';
 import { withRetry, DEFAULT_RETRY, type RetryWait } from '../../src/client/retry.ts';
 import { isWaitFutile } from '../../src/tui/state/waiting.ts';
 import { KEYS, startConsole, type ConsoleHarness } from './console-harness.tsx';
+import { acceptDemoQuote } from '../helpers/frames.ts';
 
 /**
  * Accepting at the run limit (spec 8: 3 queued or running) is refused with
@@ -35,14 +36,7 @@ async function acceptAtRunLimit(): Promise<string> {
   await fillRunLimit();
   h.press('2');
   await h.waitForFrame('64 agents · page 1/7');
-  h.press('d');
-  await h.waitForFrame((f) => f.includes('Token Research Agent') && f.includes('q quote'));
-  h.press('q');
-  await h.waitForFrame('expires in 4:00');
-  h.press('a');
-  await h.waitForFrame('acceptedContractHash');
-  h.press('y');
-  return h.waitForFrame('Retrying the acceptance in');
+  return acceptDemoQuote(h, 'Retrying the acceptance in');
 }
 
 describe('waiting out Retry-After, visibly', () => {
