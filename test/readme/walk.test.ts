@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait.ts';
+import { freePort } from '../helpers/ports.ts';
 
 /**
  * The README's walk, run as written: every ```sh block, in order, in one bash
@@ -21,14 +21,6 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The README's ```sh blocks; other fences (```text for the install commands) are not part of the walk. */
 function shellBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 let walk: ChildProcess | null = null;

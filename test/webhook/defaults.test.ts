@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen } from '../helpers/simulator.ts';
 import { advance, cleanupAfterEach, createDestination, ethKey, start, verify, waitFor } from '../monitors/support.ts';
 import { README_SIM_URL, simUrlOf } from '../../src/webhook/clock.ts';
+import { freePort } from '../helpers/ports.ts';
 
 /**
  * The README's webhook commands with their defaults: `webhook listen --port N
@@ -38,14 +38,6 @@ async function destinationWithReceiver(sim: Awaited<ReturnType<typeof start>>, s
   const run = cli(['webhook', 'listen', '--port', String(port), '--secret', signingSecret, ...extra], simUrl);
   await waitFor(() => run.output().includes('judging timestamps by'), 'the receiver to listen and name its clock');
   return { ...run, destination, signingSecret, url: `http://127.0.0.1:${port}/hooks` };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('webhook listen and probe defaults', () => {
