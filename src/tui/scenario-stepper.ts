@@ -1,5 +1,5 @@
 import type { SimBalance } from '../client/types.ts';
-import type { CheckResult, StepResult } from '../scenario/runner.ts';
+import type { CheckResult, StepResult } from '../scenario/result.ts';
 
 /**
  * What the console's scenario screen steps through: one step at a time, each
