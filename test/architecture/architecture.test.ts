@@ -82,6 +82,24 @@ describe('cycles', () => {
   });
 });
 
+describe('dependencies', () => {
+  /** The package a specifier names: `@scope/name` or `name`, without a subpath. */
+  const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  const usedBy = async (dirs: string[]) => {
+    const users = await importGraph(ROOT, [...(await sourceFiles(ROOT, dirs, true)), ...(dirs.includes('test') ? ['vitest.config.ts'] : [])]);
+    return new Set(users.filter((e) => e.isPackage).map((e) => packageOf(e.target)));
+  };
+
+  it('every dependency is imported by the program (src/, sim/, bin/), every devDependency by tests, bench or scripts', async () => {
+    const manifest = JSON.parse(await readFile(`${ROOT}package.json`, 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const program = await usedBy(['src', 'sim', 'bin']);
+    const tooling = await usedBy(['test', 'bench', 'scripts']);
+    expect(Object.keys(manifest.dependencies).filter((name) => !program.has(name))).toEqual([]);
+    // Type packages are read by the compiler, never imported.
+    expect(Object.keys(manifest.devDependencies).filter((name) => !name.startsWith('@types/') && !tooling.has(name) && !program.has(name))).toEqual([]);
+  });
+});
+
 describe('time and chance', () => {
   it('nothing in sim/ outside runtime reads the wall clock or Math.random', async () => {
     const simFiles = files.filter((f) => f.startsWith('sim/') && !f.startsWith('sim/runtime/'));

@@ -25,7 +25,7 @@ const builtin: Target = { builtin: true };
 const pkg = (name: string): Target => ({ package: name });
 const path = (p: string): Target => ({ path: p });
 const HTTP_FRAMEWORK = [pkg('fastify'), pkg('@fastify/')];
-const CONSOLE_PACKAGES = [pkg('ink'), pkg('react'), pkg('zustand'), pkg('@alcalzone/ink-table')];
+const CONSOLE_PACKAGES = [pkg('ink'), pkg('react'), pkg('zustand')];
 
 export const BOUNDARIES: Boundary[] = [
   { name: 'sim/runtime imports node built-ins only', files: ['sim/runtime'], kind: 'any', allow: [builtin, path('sim/runtime')] },

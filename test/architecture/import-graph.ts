@@ -26,13 +26,16 @@ export interface ImportEdge {
 }
 
 const SOURCE = /\.(ts|tsx|mts)$/;
+const SCRIPT = /\.(ts|tsx|mts|js|mjs)$/;
 
-export async function sourceFiles(root: string, dirs: string[]): Promise<string[]> {
+/** `withScripts` adds plain JavaScript (bin/ is JavaScript). */
+export async function sourceFiles(root: string, dirs: string[], withScripts = false): Promise<string[]> {
+  const pattern = withScripts ? SCRIPT : SOURCE;
   const files: string[] = [];
   for (const dir of dirs) {
     if (!existsSync(join(root, dir))) continue;
     const entries = await readdir(join(root, dir), { withFileTypes: true, recursive: true });
-    for (const e of entries) if (e.isFile() && SOURCE.test(e.name) && !e.name.endsWith('.d.ts')) files.push(toRepoPath(relative(root, join(e.parentPath, e.name))));
+    for (const e of entries) if (e.isFile() && pattern.test(e.name) && !e.name.endsWith('.d.ts')) files.push(toRepoPath(relative(root, join(e.parentPath, e.name))));
   }
   return files.sort();
 }
@@ -57,7 +60,7 @@ function isTypeOnlyExport(node: ts.ExportDeclaration): boolean {
 
 /** The specifiers of one file's text, with their kind. */
 export function importsOfText(fileName: string, text: string): Array<{ specifier: string; kind: ImportKind }> {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : fileName.endsWith('.js') || fileName.endsWith('.mjs') ? ts.ScriptKind.JS : ts.ScriptKind.TS);
   const found: Array<{ specifier: string; kind: ImportKind }> = [];
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
