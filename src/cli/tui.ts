@@ -10,7 +10,8 @@ import { App } from '../tui/app.tsx';
 import { openScenarioFile } from '../scenario/stepper.ts';
 import type { EvidenceSaver } from '../tui/evidence.ts';
 import { createConsoleStore } from '../tui/state/store.ts';
-import type { ConsoleKeyChoice, ConsoleStoreOptions, Environment } from '../tui/state/types.ts';
+import type { ConsoleKeyChoice, Environment } from '../tui/state/types.ts';
+import type { ConsoleStoreOptions } from '../tui/state/options.ts';
 import { startWebhookInbox } from '../webhook/inbox.ts';
 import { helpText, parseFlags, SIMULATOR_FLAGS, UsageError, type FlagSpec } from './args.ts';
 import { ConsoleFile, ConsoleFileError, consoleFilePath, type SavedKey } from './console-file.ts';
@@ -102,7 +103,7 @@ export async function tuiCommand(argv: string[]): Promise<number> {
     process.off('SIGINT', stopOnSignal);
     process.stdout.write('\u001B[?1049l');
     // A scenario being stepped runs on a simulator of its own, which would keep the process alive.
-    await store.getState().actions.closeScenario();
+    await store.getState().actions.scenario.closeScenario();
     await wiring.close();
   }
   return 0;

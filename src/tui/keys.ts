@@ -1,6 +1,8 @@
 import type { Key } from 'ink';
 import { isTerminal } from '../client/index.ts';
-import type { ConsoleActions, ConsoleState, RunView, Screen } from './state/types.ts';
+import type { Screen } from './state/types.ts';
+import type { ConsoleActions, ConsoleState } from './state/console-state.ts';
+import type { RunView } from './state/run.ts';
 
 /**
  * Keys are data: this one table drives key handling (useCommands), the key
@@ -170,12 +172,12 @@ const runView = (id: string, input: string, view: RunView, description: string):
   keys: [{ input }],
   label: input,
   description,
-  run: ({ actions }) => void actions.showRunView(view),
+  run: ({ actions }) => void actions.run.showRunView(view),
 });
 
 export const COMMANDS: Command[] = [
   // global
-  { id: 'help', scope: 'global', keys: [{ input: '?' }], label: '?', description: 'help', run: ({ actions }) => actions.toggleHelp() },
+  { id: 'help', scope: 'global', keys: [{ input: '?' }], label: '?', description: 'help', run: ({ actions }) => actions.shell.toggleHelp() },
   // q quotes (catalog, agent, quote builder); quitting is the capital Q, or ctrl+c.
   { id: 'quit', scope: 'global', keys: [{ input: 'Q' }], label: 'Q', helpKeys: 'Q ctrl+c', description: 'quit', run: ({ quit }) => quit() },
   {
@@ -187,10 +189,10 @@ export const COMMANDS: Command[] = [
     description: 'screens',
     run: ({ actions, input }) => {
       const target = SCREEN_KEYS.find((s) => s.key === input);
-      if (target) actions.go(target.screen);
+      if (target) actions.shell.go(target.screen);
     },
   },
-  { id: 'refresh', scope: 'global', keys: [{ input: 'r' }], label: 'r', description: 'refresh', run: ({ actions }) => void actions.refresh() },
+  { id: 'refresh', scope: 'global', keys: [{ input: 'r' }], label: 'r', description: 'refresh', run: ({ actions }) => void actions.shell.refresh() },
   {
     id: 'advance-1s',
     scope: 'global',
@@ -200,7 +202,7 @@ export const COMMANDS: Command[] = [
     clockBarText: '+1s',
     isHintHidden: true,
     when: hasControl,
-    run: ({ actions }) => void actions.advanceClock(1),
+    run: ({ actions }) => void actions.shell.advanceClock(1),
   },
   {
     id: 'advance-10s',
@@ -211,7 +213,7 @@ export const COMMANDS: Command[] = [
     clockBarText: '+10s',
     isHintHidden: true,
     when: hasControl,
-    run: ({ actions }) => void actions.advanceClock(10),
+    run: ({ actions }) => void actions.shell.advanceClock(10),
   },
   {
     id: 'advance-clock',
@@ -222,7 +224,7 @@ export const COMMANDS: Command[] = [
     clockBarText: '+1m',
     isHintHidden: true,
     when: hasControl,
-    run: ({ actions }) => void actions.advanceClock(60),
+    run: ({ actions }) => void actions.shell.advanceClock(60),
   },
   {
     id: 'advance-next',
@@ -233,14 +235,14 @@ export const COMMANDS: Command[] = [
     clockBarText: 'next event',
     isHintHidden: true,
     when: hasControl,
-    run: ({ actions }) => void actions.advanceToNextEvent(),
+    run: ({ actions }) => void actions.shell.advanceToNextEvent(),
   },
 
   // help overlay
-  { id: 'help-close', scope: 'help', keys: [{ key: 'escape' }], label: 'esc', description: 'close help', run: ({ actions }) => actions.closeHelp() },
+  { id: 'help-close', scope: 'help', keys: [{ key: 'escape' }], label: 'esc', description: 'close help', run: ({ actions }) => actions.shell.closeHelp() },
 
   // a Retry-After being waited out (the waiting line counts it down)
-  { id: 'waiting-stop', scope: 'waiting', keys: [{ key: 'escape' }], label: 'esc', description: 'stop waiting', run: ({ actions }) => actions.stopWaiting() },
+  { id: 'waiting-stop', scope: 'waiting', keys: [{ key: 'escape' }], label: 'esc', description: 'stop waiting', run: ({ actions }) => actions.waiting.stopWaiting() },
   // On a frozen clock waiting cannot free a run limit: only simulated time ends runs.
   {
     id: 'waiting-advance',
@@ -250,52 +252,52 @@ export const COMMANDS: Command[] = [
     description: 'next event, retry now',
     overridesGlobal: true,
     when: frozenClock,
-    run: ({ actions }) => void actions.advanceAndRetry(),
+    run: ({ actions }) => void actions.waiting.advanceAndRetry(),
   },
 
   // a yes/no question (cancelling a run)
-  { id: 'confirm-yes', scope: 'confirm', keys: [{ input: 'y' }, { key: 'return' }], label: 'y', helpKeys: 'y ⏎', description: 'yes', run: ({ actions }) => void actions.answerConfirm(true) },
-  { id: 'confirm-no', scope: 'confirm', keys: [{ input: 'n' }, { key: 'escape' }], label: 'n', helpKeys: 'n esc', description: 'no', run: ({ actions }) => void actions.answerConfirm(false) },
+  { id: 'confirm-yes', scope: 'confirm', keys: [{ input: 'y' }, { key: 'return' }], label: 'y', helpKeys: 'y ⏎', description: 'yes', run: ({ actions }) => void actions.confirm.answerConfirm(true) },
+  { id: 'confirm-no', scope: 'confirm', keys: [{ input: 'n' }, { key: 'escape' }], label: 'n', helpKeys: 'n esc', description: 'no', run: ({ actions }) => void actions.confirm.answerConfirm(false) },
 
   // one-line prompt (printable keys are typed; see useCommands' fallback)
-  { id: 'prompt-submit', scope: 'prompt', keys: [{ key: 'return' }], label: '⏎', description: 'ok', run: ({ actions }) => void actions.submitPrompt() },
-  { id: 'prompt-cancel', scope: 'prompt', keys: [{ key: 'escape' }], label: 'esc', description: 'cancel', run: ({ actions }) => actions.cancelPrompt() },
-  { id: 'prompt-erase', scope: 'prompt', keys: [{ key: 'backspace' }, { key: 'delete' }], label: '⌫', description: 'erase', run: ({ actions }) => actions.erasePrompt() },
+  { id: 'prompt-submit', scope: 'prompt', keys: [{ key: 'return' }], label: '⏎', description: 'ok', run: ({ actions }) => void actions.prompt.submitPrompt() },
+  { id: 'prompt-cancel', scope: 'prompt', keys: [{ key: 'escape' }], label: 'esc', description: 'cancel', run: ({ actions }) => actions.prompt.cancelPrompt() },
+  { id: 'prompt-erase', scope: 'prompt', keys: [{ key: 'backspace' }, { key: 'delete' }], label: '⌫', description: 'erase', run: ({ actions }) => actions.prompt.erasePrompt() },
 
   // key screen
-  { id: 'home-next-key', scope: 'home', keys: [{ input: 'k' }], label: 'k', description: 'next key', when: (state) => state.keys.length > 1, run: ({ actions }) => void actions.switchKey() },
+  { id: 'home-next-key', scope: 'home', keys: [{ input: 'k' }], label: 'k', description: 'next key', when: (state) => state.keys.length > 1, run: ({ actions }) => void actions.shell.switchKey() },
 
   // catalog
-  ...selectCommands('catalog', (actions, delta) => actions.moveSelection(delta)),
-  { id: 'catalog-open', scope: 'catalog', keys: [{ key: 'return' }], label: '⏎', description: 'open', run: ({ actions }) => void actions.openSelectedAgent() },
-  { id: 'catalog-quote', scope: 'catalog', keys: [{ input: 'q' }], label: 'q', description: 'quote', run: ({ actions }) => void actions.quoteSelectedAgent() },
+  ...selectCommands('catalog', (actions, delta) => actions.catalog.moveSelection(delta)),
+  { id: 'catalog-open', scope: 'catalog', keys: [{ key: 'return' }], label: '⏎', description: 'open', run: ({ actions }) => void actions.agent.openSelectedAgent() },
+  { id: 'catalog-quote', scope: 'catalog', keys: [{ input: 'q' }], label: 'q', description: 'quote', run: ({ actions }) => void actions.quote.quoteSelectedAgent() },
   // Global, so that from a fresh start the first quote is two keys away: d, then q.
-  { id: 'demo-agent', scope: 'global', keys: [{ input: 'd' }], label: 'd', description: 'demo agent', run: ({ actions }) => void actions.openDemoAgent() },
-  { id: 'catalog-search', scope: 'catalog', keys: [{ input: '/' }], label: '/', description: 'search', run: ({ actions }) => actions.startSearch() },
-  { id: 'catalog-filters', scope: 'catalog', keys: [{ input: 'f' }], label: 'f', description: 'filters', run: ({ actions }) => actions.openFilters() },
-  { id: 'catalog-sort', scope: 'catalog', keys: [{ input: 's' }], label: 's', description: 'sort', run: ({ actions }) => void actions.cycleSort() },
-  { id: 'catalog-next', scope: 'catalog', keys: [{ input: 'n' }, { key: 'rightArrow' }, { key: 'pageDown' }], label: 'n/p', helpKeys: 'n p ←→', description: 'next/prev page', run: ({ actions }) => void actions.nextPage() },
-  { id: 'catalog-previous', scope: 'catalog', keys: [{ input: 'p' }, { key: 'leftArrow' }, { key: 'pageUp' }], label: 'p', description: 'previous page', isHintHidden: true, isHelpHidden: true, run: ({ actions }) => void actions.previousPage() },
-  { id: 'catalog-clear', scope: 'catalog', keys: [{ input: 'c' }], label: 'c', description: 'clear', run: ({ actions }) => void actions.clearQuery() },
+  { id: 'demo-agent', scope: 'global', keys: [{ input: 'd' }], label: 'd', description: 'demo agent', run: ({ actions }) => void actions.agent.openDemoAgent() },
+  { id: 'catalog-search', scope: 'catalog', keys: [{ input: '/' }], label: '/', description: 'search', run: ({ actions }) => actions.catalog.startSearch() },
+  { id: 'catalog-filters', scope: 'catalog', keys: [{ input: 'f' }], label: 'f', description: 'filters', run: ({ actions }) => actions.filters.openFilters() },
+  { id: 'catalog-sort', scope: 'catalog', keys: [{ input: 's' }], label: 's', description: 'sort', run: ({ actions }) => void actions.catalog.cycleSort() },
+  { id: 'catalog-next', scope: 'catalog', keys: [{ input: 'n' }, { key: 'rightArrow' }, { key: 'pageDown' }], label: 'n/p', helpKeys: 'n p ←→', description: 'next/prev page', run: ({ actions }) => void actions.catalog.nextPage() },
+  { id: 'catalog-previous', scope: 'catalog', keys: [{ input: 'p' }, { key: 'leftArrow' }, { key: 'pageUp' }], label: 'p', description: 'previous page', isHintHidden: true, isHelpHidden: true, run: ({ actions }) => void actions.catalog.previousPage() },
+  { id: 'catalog-clear', scope: 'catalog', keys: [{ input: 'c' }], label: 'c', description: 'clear', run: ({ actions }) => void actions.catalog.clearQuery() },
 
   // search box (printable keys are typed; see useCommands' fallback)
-  { id: 'search-submit', scope: 'search', keys: [{ key: 'return' }], label: '⏎', description: 'search', run: ({ actions }) => void actions.submitSearch() },
-  { id: 'search-cancel', scope: 'search', keys: [{ key: 'escape' }], label: 'esc', description: 'cancel', run: ({ actions }) => actions.cancelSearch() },
-  { id: 'search-erase', scope: 'search', keys: [{ key: 'backspace' }, { key: 'delete' }], label: '⌫', helpKeys: '⌫', description: 'erase', run: ({ actions }) => actions.eraseSearch() },
+  { id: 'search-submit', scope: 'search', keys: [{ key: 'return' }], label: '⏎', description: 'search', run: ({ actions }) => void actions.catalog.submitSearch() },
+  { id: 'search-cancel', scope: 'search', keys: [{ key: 'escape' }], label: 'esc', description: 'cancel', run: ({ actions }) => actions.catalog.cancelSearch() },
+  { id: 'search-erase', scope: 'search', keys: [{ key: 'backspace' }, { key: 'delete' }], label: '⌫', helpKeys: '⌫', description: 'erase', run: ({ actions }) => actions.catalog.eraseSearch() },
 
   // filter editor
-  { id: 'filters-up', scope: 'filters', keys: [{ key: 'upArrow' }, { input: 'k' }], label: '↑↓', helpKeys: '↑↓ k j', description: 'filter', run: ({ actions }) => actions.moveFilterRow(-1) },
-  { id: 'filters-down', scope: 'filters', keys: [{ key: 'downArrow' }, { input: 'j' }], label: '↓', description: 'next filter', isHintHidden: true, isHelpHidden: true, run: ({ actions }) => actions.moveFilterRow(1) },
-  { id: 'filters-next-value', scope: 'filters', keys: [{ key: 'rightArrow' }, { input: 'l' }, { input: ' ' }], label: '←→', helpKeys: '←→ h l', description: 'change value', run: ({ actions }) => actions.cycleFilterValue(1) },
-  { id: 'filters-previous-value', scope: 'filters', keys: [{ key: 'leftArrow' }, { input: 'h' }], label: '←', description: 'previous value', isHintHidden: true, isHelpHidden: true, run: ({ actions }) => actions.cycleFilterValue(-1) },
-  { id: 'filters-clear', scope: 'filters', keys: [{ input: 'x' }], label: 'x', description: 'clear all', run: ({ actions }) => actions.clearFilterDraft() },
-  { id: 'filters-apply', scope: 'filters', keys: [{ key: 'return' }], label: '⏎', description: 'apply', run: ({ actions }) => void actions.applyFilters() },
-  { id: 'filters-cancel', scope: 'filters', keys: [{ key: 'escape' }], label: 'esc', description: 'cancel', run: ({ actions }) => actions.go('catalog') },
+  { id: 'filters-up', scope: 'filters', keys: [{ key: 'upArrow' }, { input: 'k' }], label: '↑↓', helpKeys: '↑↓ k j', description: 'filter', run: ({ actions }) => actions.filters.moveFilterRow(-1) },
+  { id: 'filters-down', scope: 'filters', keys: [{ key: 'downArrow' }, { input: 'j' }], label: '↓', description: 'next filter', isHintHidden: true, isHelpHidden: true, run: ({ actions }) => actions.filters.moveFilterRow(1) },
+  { id: 'filters-next-value', scope: 'filters', keys: [{ key: 'rightArrow' }, { input: 'l' }, { input: ' ' }], label: '←→', helpKeys: '←→ h l', description: 'change value', run: ({ actions }) => actions.filters.cycleFilterValue(1) },
+  { id: 'filters-previous-value', scope: 'filters', keys: [{ key: 'leftArrow' }, { input: 'h' }], label: '←', description: 'previous value', isHintHidden: true, isHelpHidden: true, run: ({ actions }) => actions.filters.cycleFilterValue(-1) },
+  { id: 'filters-clear', scope: 'filters', keys: [{ input: 'x' }], label: 'x', description: 'clear all', run: ({ actions }) => actions.filters.clearFilterDraft() },
+  { id: 'filters-apply', scope: 'filters', keys: [{ key: 'return' }], label: '⏎', description: 'apply', run: ({ actions }) => void actions.filters.applyFilters() },
+  { id: 'filters-cancel', scope: 'filters', keys: [{ key: 'escape' }], label: 'esc', description: 'cancel', run: ({ actions }) => actions.shell.go('catalog') },
 
   // agent detail
-  { id: 'agent-quote', scope: 'agent', keys: [{ input: 'q' }], label: 'q', description: 'quote', run: ({ actions }) => void actions.quoteAgent() },
-  { id: 'agent-up', scope: 'agent', keys: [{ key: 'upArrow' }, { input: 'k' }], label: '↑↓', helpKeys: '↑↓ k j', description: 'scroll', run: ({ actions, view }) => actions.scrollAgent(-1, view.maxScroll ?? 0) },
-  { id: 'agent-down', scope: 'agent', keys: [{ key: 'downArrow' }, { input: 'j' }], label: '↓', description: 'scroll down', isHintHidden: true, isHelpHidden: true, run: ({ actions, view }) => actions.scrollAgent(1, view.maxScroll ?? 0) },
+  { id: 'agent-quote', scope: 'agent', keys: [{ input: 'q' }], label: 'q', description: 'quote', run: ({ actions }) => void actions.quote.quoteAgent() },
+  { id: 'agent-up', scope: 'agent', keys: [{ key: 'upArrow' }, { input: 'k' }], label: '↑↓', helpKeys: '↑↓ k j', description: 'scroll', run: ({ actions, view }) => actions.agent.scrollAgent(-1, view.maxScroll ?? 0) },
+  { id: 'agent-down', scope: 'agent', keys: [{ key: 'downArrow' }, { input: 'j' }], label: '↓', description: 'scroll down', isHintHidden: true, isHelpHidden: true, run: ({ actions, view }) => actions.agent.scrollAgent(1, view.maxScroll ?? 0) },
   {
     id: 'agent-page-down',
     scope: 'agent',
@@ -304,7 +306,7 @@ export const COMMANDS: Command[] = [
     helpKeys: 'spc pgdn',
     description: 'page down',
     isHintHidden: true,
-    run: ({ actions, view }) => actions.scrollAgent(view.pageRows ?? 10, view.maxScroll ?? 0),
+    run: ({ actions, view }) => actions.agent.scrollAgent(view.pageRows ?? 10, view.maxScroll ?? 0),
   },
   {
     id: 'agent-page-up',
@@ -314,79 +316,79 @@ export const COMMANDS: Command[] = [
     helpKeys: 'pgup',
     description: 'page up',
     isHintHidden: true,
-    run: ({ actions, view }) => actions.scrollAgent(-(view.pageRows ?? 10), view.maxScroll ?? 0),
+    run: ({ actions, view }) => actions.agent.scrollAgent(-(view.pageRows ?? 10), view.maxScroll ?? 0),
   },
-  { id: 'agent-back', scope: 'agent', keys: [{ key: 'escape' }, { input: 'b' }], label: 'esc', helpKeys: 'esc b', description: 'back', run: ({ actions }) => actions.go('catalog') },
+  { id: 'agent-back', scope: 'agent', keys: [{ key: 'escape' }, { input: 'b' }], label: 'esc', helpKeys: 'esc b', description: 'back', run: ({ actions }) => actions.shell.go('catalog') },
 
   // quote builder: the form
-  ...selectCommands('quote-form', (actions, delta) => actions.moveQuoteRow(delta), 'field'),
-  { id: 'quote-form-next-choice', scope: 'quote-form', keys: [{ key: 'rightArrow' }, { input: 'l' }], label: '←→', helpKeys: '←→ h l', description: 'choice', run: ({ actions }) => actions.cycleQuoteChoice(1) },
-  { id: 'quote-form-previous-choice', scope: 'quote-form', keys: [{ key: 'leftArrow' }, { input: 'h' }], label: '←', description: 'previous choice', isHintHidden: true, isHelpHidden: true, run: ({ actions }) => actions.cycleQuoteChoice(-1) },
-  { id: 'quote-form-edit', scope: 'quote-form', keys: [{ key: 'return' }], label: '⏎', description: 'edit', run: ({ actions }) => actions.editQuoteRow() },
-  { id: 'quote-form-clear', scope: 'quote-form', keys: [{ input: 'x' }], label: 'x', description: 'omit', run: ({ actions }) => actions.clearQuoteRow() },
-  { id: 'quote-form-submit', scope: 'quote-form', keys: [{ input: 'q' }], label: 'q', description: 'get quote', run: ({ actions }) => void actions.requestQuote() },
-  { id: 'quote-form-back', scope: 'quote-form', keys: [{ key: 'escape' }], label: 'esc', description: 'back', run: ({ actions }) => actions.backFromQuote() },
+  ...selectCommands('quote-form', (actions, delta) => actions.quote.moveQuoteRow(delta), 'field'),
+  { id: 'quote-form-next-choice', scope: 'quote-form', keys: [{ key: 'rightArrow' }, { input: 'l' }], label: '←→', helpKeys: '←→ h l', description: 'choice', run: ({ actions }) => actions.quote.cycleQuoteChoice(1) },
+  { id: 'quote-form-previous-choice', scope: 'quote-form', keys: [{ key: 'leftArrow' }, { input: 'h' }], label: '←', description: 'previous choice', isHintHidden: true, isHelpHidden: true, run: ({ actions }) => actions.quote.cycleQuoteChoice(-1) },
+  { id: 'quote-form-edit', scope: 'quote-form', keys: [{ key: 'return' }], label: '⏎', description: 'edit', run: ({ actions }) => actions.quote.editQuoteRow() },
+  { id: 'quote-form-clear', scope: 'quote-form', keys: [{ input: 'x' }], label: 'x', description: 'omit', run: ({ actions }) => actions.quote.clearQuoteRow() },
+  { id: 'quote-form-submit', scope: 'quote-form', keys: [{ input: 'q' }], label: 'q', description: 'get quote', run: ({ actions }) => void actions.quote.requestQuote() },
+  { id: 'quote-form-back', scope: 'quote-form', keys: [{ key: 'escape' }], label: 'esc', description: 'back', run: ({ actions }) => actions.quote.backFromQuote() },
 
   // quote builder: the quote
-  { id: 'quote-accept', scope: 'quote', keys: [{ input: 'a' }], label: 'a', description: 'accept', run: ({ actions }) => actions.startAccept() },
-  { id: 'quote-again', scope: 'quote', keys: [{ input: 'q' }], label: 'q', description: 'new quote', run: ({ actions }) => void actions.requestQuote() },
-  { id: 'quote-edit', scope: 'quote', keys: [{ input: 'e' }], label: 'e', description: 'edit inputs', run: ({ actions }) => actions.openQuoteForm() },
-  ...scrollCommands('quote', (actions, delta, max) => actions.scrollQuote(delta, max)),
-  { id: 'quote-back', scope: 'quote', keys: [{ key: 'escape' }], label: 'esc', description: 'back', run: ({ actions }) => actions.backFromQuote() },
+  { id: 'quote-accept', scope: 'quote', keys: [{ input: 'a' }], label: 'a', description: 'accept', run: ({ actions }) => actions.quote.startAccept() },
+  { id: 'quote-again', scope: 'quote', keys: [{ input: 'q' }], label: 'q', description: 'new quote', run: ({ actions }) => void actions.quote.requestQuote() },
+  { id: 'quote-edit', scope: 'quote', keys: [{ input: 'e' }], label: 'e', description: 'edit inputs', run: ({ actions }) => actions.quote.openQuoteForm() },
+  ...scrollCommands('quote', (actions, delta, max) => actions.quote.scrollQuote(delta, max)),
+  { id: 'quote-back', scope: 'quote', keys: [{ key: 'escape' }], label: 'esc', description: 'back', run: ({ actions }) => actions.quote.backFromQuote() },
 
   // quote builder: confirming the acceptance
-  { id: 'accept-confirm', scope: 'quote-confirm', keys: [{ input: 'y' }, { key: 'return' }], label: 'y', helpKeys: 'y ⏎', description: 'confirm accept', run: ({ actions }) => void actions.confirmAccept() },
-  { id: 'accept-cancel', scope: 'quote-confirm', keys: [{ input: 'n' }, { key: 'escape' }], label: 'n', helpKeys: 'n esc', description: 'do not accept', run: ({ actions }) => actions.cancelAccept() },
+  { id: 'accept-confirm', scope: 'quote-confirm', keys: [{ input: 'y' }, { key: 'return' }], label: 'y', helpKeys: 'y ⏎', description: 'confirm accept', run: ({ actions }) => void actions.quote.confirmAccept() },
+  { id: 'accept-cancel', scope: 'quote-confirm', keys: [{ input: 'n' }, { key: 'escape' }], label: 'n', helpKeys: 'n esc', description: 'do not accept', run: ({ actions }) => actions.quote.cancelAccept() },
 
   // runs: the list, then one run
-  ...selectCommands('runs', (actions, delta) => actions.moveRunSelection(delta)),
-  { id: 'runs-open', scope: 'runs', keys: [{ key: 'return' }], label: '⏎', description: 'open', run: ({ actions }) => void actions.openSelectedRun() },
+  ...selectCommands('runs', (actions, delta) => actions.run.moveRunSelection(delta)),
+  { id: 'runs-open', scope: 'runs', keys: [{ key: 'return' }], label: '⏎', description: 'open', run: ({ actions }) => void actions.run.openSelectedRun() },
   runView('run-status', 's', 'status', 'status'),
   runView('run-billing', 'b', 'billing', 'billing'),
   runView('run-receipt', 'i', 'receipt', 'receipt'),
   runView('run-export', 'e', 'export', 'export'),
-  { id: 'run-evidence', scope: 'run', keys: [{ input: 'w' }], label: 'w', description: 'save evidence', run: ({ actions }) => void actions.saveEvidence() },
-  { id: 'run-cancel', scope: 'run', keys: [{ input: 'x' }], label: 'x', description: 'cancel run', when: runCancellable, run: ({ actions }) => actions.cancelRun() },
+  { id: 'run-evidence', scope: 'run', keys: [{ input: 'w' }], label: 'w', description: 'save evidence', run: ({ actions }) => void actions.run.saveEvidence() },
+  { id: 'run-cancel', scope: 'run', keys: [{ input: 'x' }], label: 'x', description: 'cancel run', when: runCancellable, run: ({ actions }) => actions.run.cancelRun() },
   // Reads left unconfirmed (spec 3.3: billing pending) are resolved by the operator, here through /sim.
-  { id: 'run-reads-confirmed', scope: 'run', keys: [{ input: 'c' }], label: 'c', description: 'reads confirmed', when: pendingBilling, run: ({ actions }) => void actions.reconcileRun(true) },
-  { id: 'run-reads-unconfirmed', scope: 'run', keys: [{ input: 'u' }], label: 'u', description: 'reads not confirmed', when: pendingBilling, run: ({ actions }) => void actions.reconcileRun(false) },
-  ...scrollCommands('run', (actions, delta, max) => actions.scrollRun(delta, max)),
-  { id: 'run-back', scope: 'run', keys: [{ key: 'escape' }], label: 'esc', description: 'runs', run: ({ actions }) => actions.closeRun() },
+  { id: 'run-reads-confirmed', scope: 'run', keys: [{ input: 'c' }], label: 'c', description: 'reads confirmed', when: pendingBilling, run: ({ actions }) => void actions.run.reconcileRun(true) },
+  { id: 'run-reads-unconfirmed', scope: 'run', keys: [{ input: 'u' }], label: 'u', description: 'reads not confirmed', when: pendingBilling, run: ({ actions }) => void actions.run.reconcileRun(false) },
+  ...scrollCommands('run', (actions, delta, max) => actions.run.scrollRun(delta, max)),
+  { id: 'run-back', scope: 'run', keys: [{ key: 'escape' }], label: 'esc', description: 'runs', run: ({ actions }) => actions.run.closeRun() },
 
   // ledger
-  ...scrollCommands('ledger', (actions, delta, max) => actions.scrollLedger(delta, max)),
+  ...scrollCommands('ledger', (actions, delta, max) => actions.ledger.scrollLedger(delta, max)),
 
   // monitors: the list, then one monitor
-  ...selectCommands('monitors', (actions, delta) => actions.moveMonitorSelection(delta)),
-  { id: 'monitors-open', scope: 'monitors', keys: [{ key: 'return' }], label: '⏎', description: 'detail', run: ({ actions }) => void actions.openSelectedMonitor() },
-  { id: 'monitors-new', scope: 'monitors', keys: [{ input: 'n' }], label: 'n', description: 'new demo monitor', run: ({ actions }) => void actions.createDemoMonitor() },
-  { id: 'monitors-mine', scope: 'monitors', keys: [{ input: 'm' }], label: 'm', description: 'mine match', when: hasControl, run: ({ actions }) => void actions.mineMatchingLog() },
-  { id: 'monitors-stop', scope: 'monitors', keys: [{ input: 'x' }], label: 'x', description: 'stop', when: monitorStoppable, run: ({ actions }) => void actions.stopMonitor() },
-  ...scrollCommands('monitor', (actions, delta, max) => actions.scrollMonitor(delta, max)),
-  { id: 'monitor-mine', scope: 'monitor', keys: [{ input: 'm' }], label: 'm', description: 'mine match', when: hasControl, run: ({ actions }) => void actions.mineMatchingLog() },
-  { id: 'monitor-stop', scope: 'monitor', keys: [{ input: 'x' }], label: 'x', description: 'stop', when: monitorStoppable, run: ({ actions }) => void actions.stopMonitor() },
-  { id: 'monitor-back', scope: 'monitor', keys: [{ key: 'escape' }], label: 'esc', description: 'monitors', run: ({ actions }) => actions.closeMonitor() },
+  ...selectCommands('monitors', (actions, delta) => actions.monitors.moveMonitorSelection(delta)),
+  { id: 'monitors-open', scope: 'monitors', keys: [{ key: 'return' }], label: '⏎', description: 'detail', run: ({ actions }) => void actions.monitors.openSelectedMonitor() },
+  { id: 'monitors-new', scope: 'monitors', keys: [{ input: 'n' }], label: 'n', description: 'new demo monitor', run: ({ actions }) => void actions.monitors.createDemoMonitor() },
+  { id: 'monitors-mine', scope: 'monitors', keys: [{ input: 'm' }], label: 'm', description: 'mine match', when: hasControl, run: ({ actions }) => void actions.monitors.mineMatchingLog() },
+  { id: 'monitors-stop', scope: 'monitors', keys: [{ input: 'x' }], label: 'x', description: 'stop', when: monitorStoppable, run: ({ actions }) => void actions.monitors.stopMonitor() },
+  ...scrollCommands('monitor', (actions, delta, max) => actions.monitors.scrollMonitor(delta, max)),
+  { id: 'monitor-mine', scope: 'monitor', keys: [{ input: 'm' }], label: 'm', description: 'mine match', when: hasControl, run: ({ actions }) => void actions.monitors.mineMatchingLog() },
+  { id: 'monitor-stop', scope: 'monitor', keys: [{ input: 'x' }], label: 'x', description: 'stop', when: monitorStoppable, run: ({ actions }) => void actions.monitors.stopMonitor() },
+  { id: 'monitor-back', scope: 'monitor', keys: [{ key: 'escape' }], label: 'esc', description: 'monitors', run: ({ actions }) => actions.monitors.closeMonitor() },
 
   // notifications
-  ...selectCommands('notifications', (actions, delta) => actions.moveNotificationSelection(delta)),
-  { id: 'notifications-ack', scope: 'notifications', keys: [{ input: 'a' }], label: 'a', description: 'acknowledge', when: notificationUnread, run: ({ actions }) => void actions.ackNotification() },
+  ...selectCommands('notifications', (actions, delta) => actions.notifications.moveNotificationSelection(delta)),
+  { id: 'notifications-ack', scope: 'notifications', keys: [{ input: 'a' }], label: 'a', description: 'acknowledge', when: notificationUnread, run: ({ actions }) => void actions.notifications.ackNotification() },
 
   // webhook inbox
-  { id: 'inbox-connect', scope: 'inbox', keys: [{ input: 'c' }], label: 'c', description: 'connect monitors', when: hasControl, run: ({ actions }) => void actions.connectInbox() },
-  ...scrollCommands('inbox', (actions, delta, max) => actions.scrollInbox(delta, max)),
+  { id: 'inbox-connect', scope: 'inbox', keys: [{ input: 'c' }], label: 'c', description: 'connect monitors', when: hasControl, run: ({ actions }) => void actions.inbox.connectInbox() },
+  ...scrollCommands('inbox', (actions, delta, max) => actions.inbox.scrollInbox(delta, max)),
 
   // request log
-  ...scrollCommands('requests', (actions, delta, max) => actions.scrollRequests(delta, max)),
+  ...scrollCommands('requests', (actions, delta, max) => actions.requests.scrollRequests(delta, max)),
 
   // faults
-  ...selectCommands('faults', (actions, delta) => actions.moveFaultRow(delta), 'switch'),
-  { id: 'faults-toggle', scope: 'faults', keys: [{ input: ' ' }, { key: 'return' }], label: 'space', helpKeys: 'space ⏎', description: 'toggle', when: hasControl, run: ({ actions }) => void actions.toggleFault() },
+  ...selectCommands('faults', (actions, delta) => actions.faults.moveFaultRow(delta), 'switch'),
+  { id: 'faults-toggle', scope: 'faults', keys: [{ input: ' ' }, { key: 'return' }], label: 'space', helpKeys: 'space ⏎', description: 'toggle', when: hasControl, run: ({ actions }) => void actions.faults.toggleFault() },
 
   // scenario stepping; presenter mode (--play) steps on its own, and space pauses it
-  { id: 'scenario-open', scope: 'scenario', keys: [{ input: 'o' }], label: 'o', description: 'open file', run: ({ actions }) => void actions.openScenarioPicker() },
-  { id: 'scenario-step', scope: 'scenario', keys: [{ input: 'n' }, { input: ' ' }], label: 'n', helpKeys: 'n space', description: 'next step', when: scenarioStepsLeft, run: ({ actions }) => void actions.stepScenario() },
-  { id: 'scenario-all', scope: 'scenario', keys: [{ input: 'a' }], label: 'a', description: 'run to end', when: scenarioStepsLeft, run: ({ actions }) => void actions.runScenarioToEnd() },
-  ...selectCommands('scenario', (actions, delta) => actions.moveScenarioStep(delta), 'step'),
+  { id: 'scenario-open', scope: 'scenario', keys: [{ input: 'o' }], label: 'o', description: 'open file', run: ({ actions }) => void actions.scenario.openScenarioPicker() },
+  { id: 'scenario-step', scope: 'scenario', keys: [{ input: 'n' }, { input: ' ' }], label: 'n', helpKeys: 'n space', description: 'next step', when: scenarioStepsLeft, run: ({ actions }) => void actions.scenario.stepScenario() },
+  { id: 'scenario-all', scope: 'scenario', keys: [{ input: 'a' }], label: 'a', description: 'run to end', when: scenarioStepsLeft, run: ({ actions }) => void actions.scenario.runScenarioToEnd() },
+  ...selectCommands('scenario', (actions, delta) => actions.scenario.moveScenarioStep(delta), 'step'),
   {
     id: 'scenario-page-down',
     scope: 'scenario',
@@ -395,7 +397,7 @@ export const COMMANDS: Command[] = [
     helpKeys: 'pgdn pgup',
     description: 'scroll step',
     isHintHidden: true,
-    run: ({ actions, view }) => actions.scrollScenario(view.pageRows ?? 5, view.maxScroll ?? 0),
+    run: ({ actions, view }) => actions.scenario.scrollScenario(view.pageRows ?? 5, view.maxScroll ?? 0),
   },
   {
     id: 'scenario-page-up',
@@ -405,21 +407,21 @@ export const COMMANDS: Command[] = [
     description: 'scroll step up',
     isHintHidden: true,
     isHelpHidden: true,
-    run: ({ actions, view }) => actions.scrollScenario(-(view.pageRows ?? 5), view.maxScroll ?? 0),
+    run: ({ actions, view }) => actions.scenario.scrollScenario(-(view.pageRows ?? 5), view.maxScroll ?? 0),
   },
-  { id: 'scenario-close', scope: 'scenario', keys: [{ input: 'x' }], label: 'x', description: 'close', when: scenarioOpen, run: ({ actions }) => void actions.closeScenario() },
+  { id: 'scenario-close', scope: 'scenario', keys: [{ input: 'x' }], label: 'x', description: 'close', when: scenarioOpen, run: ({ actions }) => void actions.scenario.closeScenario() },
 
   // presenter mode (--play): the steps run on their own, one per pace
-  { id: 'presenter-pause', scope: 'presenter', keys: [{ input: ' ' }], label: 'space', description: 'pause/resume', run: ({ actions }) => actions.togglePresenterPause() },
-  { id: 'presenter-step', scope: 'presenter', keys: [{ input: 'n' }], label: 'n', description: 'next step now', run: ({ actions }) => void actions.stepScenario() },
-  ...selectCommands('presenter', (actions, delta) => actions.moveScenarioStep(delta), 'step'),
-  { id: 'presenter-stop', scope: 'presenter', keys: [{ input: 'x' }], label: 'x', description: 'close', run: ({ actions }) => void actions.closeScenario() },
+  { id: 'presenter-pause', scope: 'presenter', keys: [{ input: ' ' }], label: 'space', description: 'pause/resume', run: ({ actions }) => actions.scenario.togglePresenterPause() },
+  { id: 'presenter-step', scope: 'presenter', keys: [{ input: 'n' }], label: 'n', description: 'next step now', run: ({ actions }) => void actions.scenario.stepScenario() },
+  ...selectCommands('presenter', (actions, delta) => actions.scenario.moveScenarioStep(delta), 'step'),
+  { id: 'presenter-stop', scope: 'presenter', keys: [{ input: 'x' }], label: 'x', description: 'close', run: ({ actions }) => void actions.scenario.closeScenario() },
 
   // the scenario picker: shipped fixtures and recent files
-  ...selectCommands('scenario-picker', (actions, delta) => actions.moveScenarioPick(delta), 'file'),
-  { id: 'scenario-picker-open', scope: 'scenario-picker', keys: [{ key: 'return' }], label: '⏎', description: 'open', run: ({ actions }) => void actions.openPickedScenario() },
-  { id: 'scenario-picker-type', scope: 'scenario-picker', keys: [{ input: 't' }, { input: '/' }], label: 't', helpKeys: 't /', description: 'type a path', run: ({ actions }) => actions.askScenarioFile() },
-  { id: 'scenario-picker-close', scope: 'scenario-picker', keys: [{ key: 'escape' }], label: 'esc', description: 'close', run: ({ actions }) => actions.closeScenarioPicker() },
+  ...selectCommands('scenario-picker', (actions, delta) => actions.scenario.moveScenarioPick(delta), 'file'),
+  { id: 'scenario-picker-open', scope: 'scenario-picker', keys: [{ key: 'return' }], label: '⏎', description: 'open', run: ({ actions }) => void actions.scenario.openPickedScenario() },
+  { id: 'scenario-picker-type', scope: 'scenario-picker', keys: [{ input: 't' }, { input: '/' }], label: 't', helpKeys: 't /', description: 'type a path', run: ({ actions }) => actions.scenario.askScenarioFile() },
+  { id: 'scenario-picker-close', scope: 'scenario-picker', keys: [{ key: 'escape' }], label: 'esc', description: 'close', run: ({ actions }) => actions.scenario.closeScenarioPicker() },
 ];
 
 export function matches(match: KeyMatch, input: string, key: Key): boolean {

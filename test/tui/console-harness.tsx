@@ -5,7 +5,7 @@ import { startWebhookInbox } from '../../src/webhook/inbox.ts';
 import { createClient, type Client, type ClientOptions } from '../../src/client/index.ts';
 import { App } from '../../src/tui/app.tsx';
 import { createConsoleStore, type ConsoleStore } from '../../src/tui/state/store.ts';
-import type { ConsoleStoreOptions } from '../../src/tui/state/types.ts';
+import type { ConsoleStoreOptions } from '../../src/tui/state/options.ts';
 import type { WebhookInbox } from '../../src/tui/webhook-inbox.ts';
 import { waitForFrame } from '../helpers/frames.ts';
 import { listen, startSimulator, type TestSimulator } from '../helpers/simulator.ts';
@@ -113,7 +113,7 @@ export async function startConsole(
     async close() {
       view.unmount();
       view.cleanup();
-      await store.getState().actions.closeScenario();
+      await store.getState().actions.scenario.closeScenario();
       await inbox?.close();
       // A console request still in flight would keep its connection open for the keep-alive timeout.
       const destroying = sim.destroy();

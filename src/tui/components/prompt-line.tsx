@@ -25,7 +25,7 @@ export function PromptLine() {
   useCommands('prompt', {
     // Printable keys go into the field; control sequences do not.
     onUnmatched: (input, key) => {
-      if (input && !key.ctrl && !key.meta && !key.tab) actions.typePrompt(input);
+      if (input && !key.ctrl && !key.meta && !key.tab) actions.prompt.typePrompt(input);
     },
   });
   return (

@@ -1,12 +1,38 @@
+import type { DisplayError } from './types.ts';
 import type { RetryObserver, RetryWait } from '../../client/index.ts';
 import type { SliceContext } from './call.ts';
 import { toDisplayError } from './call.ts';
-import type { ConsoleActions, ConsoleState } from './types.ts';
+import type { ConsoleState } from './console-state.ts';
 
-type WaitingActions = Pick<ConsoleActions, 'stopWaiting' | 'advanceAndRetry'> & {
+/** A call waiting out a Retry-After before its retry (src/client/retry.ts), shown with a countdown. */
+export interface WaitingState {
+  /** Distinct per wait, so the countdown restarts on the next one. */
+  id: number;
+  /** What is being retried, in words ('accepting the quote'). */
+  what: string;
+  /** The answer that is being waited out. */
+  refusal: DisplayError;
+  delayMs: number;
+  retryIndex: number;
+}
+
+export interface WaitingActions {
+  /** Gives up the Retry-After wait in progress: the call fails with the refusal that caused it. */
+  stopWaiting(): void;
+  /** On a frozen clock, where waiting changes nothing: advance to the next event, then retry at once. */
+  advanceAndRetry(): Promise<void>;
   /** Runs a client call whose Retry-After waits the console must show; the line goes when the call ends. */
   showingWaits<T>(what: string, call: (observe: RetryObserver) => Promise<T>): Promise<T>;
-};
+}
+
+declare module './console-state.ts' {
+  interface ConsoleData {
+    waiting: WaitingState | null;
+  }
+  interface ConsoleActions {
+    waiting: WaitingActions;
+  }
+}
 
 /**
  * Spec 8's request-rate windows (the two messages of spec 7): decisions.md
@@ -58,7 +84,7 @@ export function waitingActions({ set, get }: SliceContext): WaitingActions {
     async advanceAndRetry() {
       const wait = current;
       if (!wait) return;
-      await get().actions.advanceToNextEvent();
+      await get().actions.shell.advanceToNextEvent();
       // Unless the wait ended meanwhile (elapsed, or given up).
       if (current !== wait) return;
       end();
