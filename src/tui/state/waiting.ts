@@ -14,6 +14,8 @@ export interface WaitingState {
   refusal: DisplayError;
   delayMs: number;
   retryIndex: number;
+  /** Wall-clock seconds since this wait began, counted by the slice for the countdown. */
+  elapsedSeconds: number;
 }
 
 export interface WaitingActions {
@@ -56,17 +58,37 @@ export function isWaitFutile(state: Pick<ConsoleState, 'clock' | 'waiting'>): bo
 export function waitingActions({ set, get }: SliceContext): WaitingActions {
   let current: RetryWait | null = null;
   let waits = 0;
+  let ticker: ReturnType<typeof setInterval> | null = null;
+
+  function stopTicking() {
+    if (ticker) clearInterval(ticker);
+    ticker = null;
+  }
 
   function end() {
+    stopTicking();
     current = null;
     set({ waiting: null });
+  }
+
+  // The countdown is for the person watching, on the wall clock the client's wait runs on.
+  function tick(id: number) {
+    stopTicking();
+    ticker = setInterval(() => {
+      const waiting = get().waiting;
+      if (waiting?.id === id) set({ waiting: { ...waiting, elapsedSeconds: waiting.elapsedSeconds + 1 } });
+    }, 1000);
+    // A wait still counting when the console quits must not hold the process open.
+    ticker.unref?.();
   }
 
   return {
     async showingWaits(what, call) {
       const observe: RetryObserver = (wait) => {
         current = wait;
-        set({ waiting: { id: ++waits, what, refusal: toDisplayError(wait.error), delayMs: wait.delayMs, retryIndex: wait.retryIndex } });
+        const id = ++waits;
+        set({ waiting: { id, what, refusal: toDisplayError(wait.error), delayMs: wait.delayMs, retryIndex: wait.retryIndex, elapsedSeconds: 0 } });
+        tick(id);
       };
       try {
         return await call(observe);
