@@ -1,5 +1,6 @@
 import type { AgentDetail } from '../../client/index.ts';
 import type { SliceContext } from './call.ts';
+import { clampScroll } from './scroll.ts';
 
 export interface AgentState {
   listingId: string | null;
@@ -71,4 +72,3 @@ export function agentActions({ set, get, call }: SliceContext): AgentActions {
   };
 }
 
-export const clampScroll = (value: number, maxScroll: number) => Math.min(Math.max(0, maxScroll), Math.max(0, value));

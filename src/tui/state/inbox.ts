@@ -1,6 +1,6 @@
 import type { ConsoleMemory } from '../console-memory.ts';
 import type { WebhookInbox, InboxDelivery } from '../webhook-inbox.ts';
-import { clampScroll } from './agent.ts';
+import { clampScroll } from './scroll.ts';
 import type { SliceContext } from './call.ts';
 
 export interface InboxState {

@@ -1,5 +1,5 @@
 import type { SimLedgerEntry } from '../../client/index.ts';
-import { clampScroll } from './agent.ts';
+import { clampScroll } from './scroll.ts';
 import type { SliceContext } from './call.ts';
 
 export interface LedgerState {

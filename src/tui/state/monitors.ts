@@ -1,6 +1,6 @@
 import type { Monitor, SimChainLog, MonitorDetail } from '../../client/index.ts';
 import { demoMonitorBody, matchingLog, rulesOf } from '../demo-chain.ts';
-import { clampScroll } from './agent.ts';
+import { clampScroll } from './scroll.ts';
 import type { SliceContext } from './call.ts';
 
 export interface MonitorsState {

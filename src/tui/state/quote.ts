@@ -2,7 +2,7 @@ import type { DisplayError } from './types.ts';
 import { railOf, type AgentDetail, type Client, type RetryObserver, type Quote } from '../../client/index.ts';
 import { formatProfileAmount } from '../amount.ts';
 import { buildQuoteForm, quoteBody, type QuoteFormRow } from '../quote-form.ts';
-import { clampScroll } from './agent.ts';
+import { clampScroll } from './scroll.ts';
 import { toDisplayError, type SliceContext } from './call.ts';
 
 /** A refused create or accept, explained (spec 7). */

@@ -1,5 +1,5 @@
 import { isTerminal, railOf, type Client, type RunRead, type Billing, type Receipt, type ExportResult } from '../../client/index.ts';
-import { clampScroll } from './agent.ts';
+import { clampScroll } from './scroll.ts';
 import type { SliceContext } from './call.ts';
 import { runPoller } from './run-poll.ts';
 

@@ -1,5 +1,5 @@
 import type { ScenarioStepper, StepView } from '../scenario-stepper.ts';
-import { clampScroll } from './agent.ts';
+import { clampScroll } from './scroll.ts';
 import { toDisplayError, type SliceContext } from './call.ts';
 import type { ConsoleStoreOptions, Pacer } from './options.ts';
 
