@@ -1,5 +1,3 @@
-import type { DemoCredential } from './in-process.ts';
-
 /** A demo account as the library hands it out. */
 export interface DemoAccount {
   id: string;
@@ -20,7 +18,15 @@ export interface DemoAccounts {
   evm: DemoAccount;
 }
 
-export function demoAccounts(credentials: DemoCredential[]): DemoAccounts {
+/** What the demo seeding answers, as far as the library hands it on (sim/domain/demo.ts has the whole record). */
+interface SeededKey {
+  accountId: string;
+  accountType: DemoAccount['type'];
+  profile: keyof DemoKeys;
+  secret: string;
+}
+
+export function demoAccounts(credentials: SeededKey[]): DemoAccounts {
   const of = (type: DemoAccount['type']): DemoAccount => {
     const found = credentials.find((c) => c.accountType === type);
     if (!found) throw new Error(`understudy: the demo data has no ${type} account`);
@@ -29,7 +35,7 @@ export function demoAccounts(credentials: DemoCredential[]): DemoAccounts {
   return { solana: of('solana'), evm: of('evm') };
 }
 
-export function demoKeys(credentials: DemoCredential[]): DemoKeys {
+export function demoKeys(credentials: SeededKey[]): DemoKeys {
   const keys: Partial<DemoKeys> = {};
   for (const c of credentials) keys[c.profile] = c.secret;
   for (const profile of ['local_custody', 'solana_sol', 'solana_usdc'] as const) {

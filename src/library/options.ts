@@ -1,11 +1,9 @@
-import type { Environment } from './in-process.ts';
-
 /** What `startUnderstudy` takes: the flags of `understudy serve`, as options. */
 export interface UnderstudyOptions {
   /** Seeds ids, secrets and every random choice (serve --seed); 1 by default. */
   seed?: string | number;
   /** 'test' (rehearsal) or 'production' (production refusals; no `sim` key); 'test' by default. */
-  env?: Environment;
+  env?: 'test' | 'production';
   /**
    * 'frozen' moves only when advanced (the default here: a test's time is its
    * advances); 'realtime' follows the wall clock plus advances, as serve does.
