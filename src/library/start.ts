@@ -24,6 +24,8 @@ export interface Understudy {
   url: string;
   /** Where the control API lives (url + '/sim'). */
   controlUrl: string;
+  /** The store file: options.store, or the temporary one stop() removes. */
+  storePath: string;
   accounts: DemoAccounts;
   keys: DemoKeys;
   clock: UnderstudyClock;
@@ -85,6 +87,7 @@ export async function startUnderstudy(options: UnderstudyOptions = {}): Promise<
     return {
       url,
       controlUrl: `${url}/sim`,
+      storePath,
       accounts: demoAccounts(credentials),
       keys,
       clock: {
