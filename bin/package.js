@@ -1,17 +1,19 @@
 // Builds what the npm package ships (dist/package): the CLI, the library
 // ('understudy'), the typed client ('understudy/client') and the webhook
-// verifier ('understudy/webhook') as ES modules, and, for `npm pack`, their
-// type declarations. `npm pack` runs it (prepack); the tests that run the
-// docs/testing.md examples build the JavaScript only.
+// verifier ('understudy/webhook') as ES modules, with their type
+// declarations. `npm pack` runs it (prepack), and so do the tests that run the
+// docs/testing.md examples and install the packed package.
 //
 // One build at a time is current: dist/package/build.json names the sources'
-// state it was built from (and whether it has types), so a second caller with
-// the same sources uses it as it is. A build is made elsewhere and renamed in.
+// state it was built from, so a later caller with the same sources uses it as
+// it is. Builders take turns (a lock directory), so a build is never replaced
+// under a process already running from it by a twin of the same sources.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { bundle, sourcesState } from './build.js';
 
@@ -19,6 +21,9 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const PACKAGE_DIR = join(ROOT, 'dist', 'package');
 
 /** The entry points, by the file name each gets in dist/package (package.json "exports" names them). */
+/** Longer than a build takes on a loaded machine (tsc is most of it). */
+const LOCK_STALE_MS = 5 * 60_000;
+
 const ENTRIES = {
   cli: 'src/cli/main.ts',
   index: 'src/library/index.ts',
@@ -35,40 +40,63 @@ function readStamp() {
 }
 
 /**
- * dist/package for the current sources, built first when it is missing or
- * stale (or lacks types that were asked for). Two levels below the root, as
- * src/cli/ is, so that code finding fixtures/ relative to itself still does.
+ * dist/package for the current sources, with type declarations, built first
+ * when it is missing or stale. Two levels below the root, as src/cli/ is, so
+ * that code finding fixtures/ relative to itself still does.
  */
-export async function ensurePackageBuilt({ types = false } = {}) {
-  const sources = createHash('sha256').update(sourcesState()).digest('hex').slice(0, 16);
-  const stamp = readStamp();
-  if (stamp?.sources === sources && (stamp.types || !types)) return PACKAGE_DIR;
-  const building = join(ROOT, 'dist', `.package-${process.pid}`);
-  rmSync(building, { recursive: true, force: true });
-  mkdirSync(building, { recursive: true });
+export async function ensurePackageBuilt() {
+  // This builder and its tsc settings are part of what the build depends on.
+  const builder = ['bin/package.js', 'tsconfig.package.json'].map((path) => `${path} ${statSync(join(ROOT, path)).mtimeMs}`).join('\n');
+  const sources = createHash('sha256').update(`${sourcesState()}\n${builder}`).digest('hex').slice(0, 16);
+  if (readStamp()?.sources === sources) return PACKAGE_DIR;
+  const release = await takeTurn();
   try {
-    await bundle(Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, join(ROOT, path)])), building, { sourcemap: false });
-    if (types) declarations(building);
-    writeFileSync(join(building, 'build.json'), `${JSON.stringify({ sources, types })}\n`);
-    swapIn(building);
-  } finally {
+    if (readStamp()?.sources === sources) return PACKAGE_DIR;
+    const building = join(ROOT, 'dist', `.package-${process.pid}`);
     rmSync(building, { recursive: true, force: true });
+    mkdirSync(building, { recursive: true });
+    try {
+      await bundle(Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, join(ROOT, path)])), building, { sourcemap: false });
+      declarations(building);
+      writeFileSync(join(building, 'build.json'), `${JSON.stringify({ sources })}\n`);
+      swapIn(building);
+    } finally {
+      rmSync(building, { recursive: true, force: true });
+    }
+  } finally {
+    release();
   }
   return PACKAGE_DIR;
+}
+
+/** Waits for the builders' lock (a directory: made or refused atomically); one left by a builder that died is taken over after LOCK_STALE_MS. */
+async function takeTurn() {
+  const lock = join(ROOT, 'dist', '.package-lock');
+  mkdirSync(dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      let age = 0;
+      try {
+        age = Date.now() - statSync(lock).mtimeMs;
+      } catch {
+        continue;
+      }
+      if (age > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
+      else await sleep(200);
+    }
+  }
 }
 
 /** Replaces dist/package by `building`; the old build is moved aside first (a rename cannot replace a directory that has files). */
 function swapIn(building) {
   const old = join(ROOT, 'dist', `.package-old-${process.pid}`);
   if (existsSync(PACKAGE_DIR)) renameSync(PACKAGE_DIR, old);
-  try {
-    renameSync(building, PACKAGE_DIR);
-  } catch (error) {
-    // Another process put its build in place meanwhile: it is of the same sources or newer.
-    if (!existsSync(PACKAGE_DIR)) throw error;
-  } finally {
-    rmSync(old, { recursive: true, force: true });
-  }
+  renameSync(building, PACKAGE_DIR);
+  rmSync(old, { recursive: true, force: true });
 }
 
 /**
@@ -100,4 +128,4 @@ function declarations(building) {
   rmSync(all, { recursive: true, force: true });
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.stdout.write(`${await ensurePackageBuilt({ types: !process.argv.includes('--no-types') })}\n`);
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.stdout.write(`${await ensurePackageBuilt()}\n`);
