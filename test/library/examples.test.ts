@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensurePackageBuilt } from '../../bin/package.js';
+import { runChild } from './child.ts';
 
 /**
  * The examples docs/testing.md quotes, each run by its own runner as a user
@@ -14,17 +13,7 @@ const EXAMPLES = join(ROOT, 'examples', 'testing');
 /** A runner's own command-line entry, as npx would start it. */
 const binOf = (path: string) => join(ROOT, 'node_modules', path);
 
-async function run(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  // Nothing of this run's own vitest worker leaks into the runner started here.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_OPTIONS' && name !== 'TEST'));
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: { ...env, NO_COLOR: '1', ...extraEnv }, maxBuffer: 32 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const run = (args: string[], env: Record<string, string> = {}) => runChild(process.execPath, args, { cwd: ROOT, env });
 
 /** The counts of a vitest or jest --json report. */
 const counts = (json: string) => {
