@@ -38,6 +38,16 @@ describe('architecture', () => {
     });
   }
 
+  it('src/library is the one module of src/ that starts a simulator in-process', async () => {
+    const files = (await sources('src')).filter((f) => !f.startsWith(join('src', 'library')));
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) {
+      for (const spec of await specifiers(file)) {
+        expect(/^(?!type:).*\/sim\/(app|simulator|domain\/demo)\.ts$/.test(spec), `${file} imports ${spec}`).toBe(false);
+      }
+    }
+  });
+
   it('nothing in sim/ outside runtime reads the wall clock or Math.random', async () => {
     const files = (await sources('sim')).filter((f) => !f.startsWith(join('sim', 'runtime')));
     expect(files.length).toBeGreaterThan(20);

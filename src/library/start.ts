@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createClient, type Client, type SimAdvanced, type SimApi, type V1Api } from '../client/index.ts';
 import { demoAccounts, demoKeys, type DemoAccounts, type DemoKeys } from './demo.ts';
 import { openInProcess, type InProcessSimulator } from './in-process.ts';
+import { throwawayStoreFs } from './throwaway-fs.ts';
 import type { UnderstudyOptions } from './options.ts';
 
 /** The simulated clock, driven through the control API as a test would. */
@@ -63,6 +64,7 @@ export async function startUnderstudy(options: UnderstudyOptions = {}): Promise<
       clock: options.clock ?? 'frozen',
       limits: options.limits ?? true,
       controlToken: options.controlToken ?? null,
+      ...(ownDir ? { storeFs: throwawayStoreFs } : {}),
     });
   } catch (error) {
     if (ownDir) await rm(ownDir, { recursive: true, force: true });
