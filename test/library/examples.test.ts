@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensurePackageBuilt } from '../../bin/package.js';
@@ -49,5 +50,12 @@ describe('docs/testing.md examples', () => {
     const result = await run([binOf('vitest/vitest.mjs'), 'run', '--config', join(EXAMPLES, 'scale/vitest.config.ts'), '--reporter=json']);
     expect(result.code, result.stderr).toBe(0);
     expect(counts(result.stdout)).toEqual({ total: 100, passed: 100, failed: 0 });
+  });
+
+  it('docs/testing.md quotes each example file as it is', async () => {
+    const doc = await readFile(join(ROOT, 'docs/testing.md'), 'utf8');
+    const quoted = [...doc.matchAll(/<!-- quoted from (\S+) -->\n```\w+\n([\s\S]*?)\n```/g)];
+    expect(quoted.length).toBeGreaterThanOrEqual(9);
+    for (const [, path, text] of quoted) expect(text, path).toBe((await readFile(join(ROOT, path), 'utf8')).trimEnd());
   });
 });
