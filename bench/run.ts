@@ -12,6 +12,7 @@ import { fastForwardRows, LOGS, measureFastForward, SMALL_LOGS } from './fast-fo
 import { BENCH_DIR, buildServers, log, removeDir, tempDir, type Row } from './helpers.ts';
 import { measureMemory, memoryRows } from './memory.ts';
 import { populateStore, type PopulatedStore } from './populate.ts';
+import { libraryRows, measureLibrary } from './library.ts';
 import { measureStartup, startupRows } from './startup.ts';
 import { measureSoak, soakRows } from './soak.ts';
 import { measureThroughput } from './throughput.ts';
@@ -28,7 +29,7 @@ const machine = {
 };
 
 /** Names accepted on the command line, each selecting one measurement. */
-const SELECTABLE = ['throughput', 'startup', 'fast-forward', 'memory', 'accept', 'soak'] as const;
+const SELECTABLE = ['throughput', 'startup', 'library', 'fast-forward', 'memory', 'accept', 'soak'] as const;
 const selected = process.argv.slice(2);
 for (const name of selected) {
   if (!(SELECTABLE as readonly string[]).includes(name)) throw new Error(`bench: no measurement is named '${name}' (${SELECTABLE.join(', ')})`);
@@ -85,6 +86,7 @@ async function main(): Promise<number> {
   await phase('build', async () => (await buildServers(), []));
   if (wanted('throughput')) await phase('keyed GETs', measureThroughput);
   if (wanted('startup')) await phase('start to ready', async () => startupRows(await measureStartup()));
+  if (wanted('library')) await phase('library', async () => libraryRows(await measureLibrary()));
   if (wanted('fast-forward')) await phase('clock fast-forward', async () => fastForwardRows(await measureFastForward(SMALL_LOGS), await measureFastForward(LOGS)));
   if (wanted('soak')) await phase('soak', async () => soakRows(await measureSoak()));
 

@@ -15,7 +15,7 @@ const SOURCE_DIRS = ['src', 'sim', 'fixtures'];
 const KEEP_BUILDS = 4;
 
 /** Every source file's path and modification time: a build is current while this is unchanged. */
-function sourcesState() {
+export function sourcesState() {
   const files = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -30,7 +30,7 @@ function sourcesState() {
 }
 
 /** Bundles TypeScript entry points into `outdir` the way the CLI is built (the benchmark builds its own programs with it too). */
-export async function bundle(entries, outdir) {
+export async function bundle(entries, outdir, { sourcemap = 'linked' } = {}) {
   const esbuild = await import('esbuild');
   await esbuild.build({
     entryPoints: entries,
@@ -41,7 +41,7 @@ export async function bundle(entries, outdir) {
     platform: 'node',
     target: 'node20',
     packages: 'external',
-    sourcemap: 'linked',
+    sourcemap,
     logLevel: 'warning',
     tsconfig: join(ROOT, 'tsconfig.json'),
   });

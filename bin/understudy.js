@@ -1,19 +1,27 @@
 #!/usr/bin/env node
-// The installed entry point: the CLI as built by bin/build.js (rebuilt first
-// when a source file changed since the last build). When it cannot be built
-// (a read-only install, say), the sources run through tsx's loader instead:
-// slower to start, the same program.
-import { ensureBuilt } from './build.js';
+// The installed entry point. From an npm package (which ships dist/package,
+// not the sources): the CLI as `npm pack` built it. From a clone: the CLI as
+// built by bin/build.js (rebuilt first when a source file changed since the
+// last build); when it cannot be built (a read-only checkout, say), the
+// sources run through tsx's loader instead: slower to start, the same program.
+import { existsSync } from 'node:fs';
 
-let entry;
-try {
-  entry = await ensureBuilt();
-} catch (error) {
-  process.stderr.write(`understudy: running from the sources (the build failed: ${error.message.split('\n')[0]})\n`);
-}
-if (entry) await import(entry);
+const sources = new URL('../src/cli/main.ts', import.meta.url);
+const packaged = new URL('../dist/package/cli.js', import.meta.url);
+
+if (!existsSync(sources) && existsSync(packaged)) await import(packaged.href);
 else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('../src/cli/main.ts');
+  const { ensureBuilt } = await import('./build.js');
+  let entry;
+  try {
+    entry = await ensureBuilt();
+  } catch (error) {
+    process.stderr.write(`understudy: running from the sources (the build failed: ${error.message.split('\n')[0]})\n`);
+  }
+  if (entry) await import(entry);
+  else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import('../src/cli/main.ts');
+  }
 }

@@ -1,8 +1,5 @@
-import { buildSimulator } from '../../sim/app.ts';
-import { seedDemo, type DemoCredential } from '../../sim/domain/demo.ts';
-import { StoreFileError } from '../../sim/store/store-file-error.ts';
+import { openInProcess, StoreFileError, type DemoCredential, type Simulator } from '../library/in-process.ts';
 import { attachRecorder } from '../scenario/recorder.ts';
-import type { Simulator } from '../../sim/simulator.ts';
 import type { FastifyInstance } from 'fastify';
 import { helpText, parseFlags, portOf, SIMULATOR_FLAGS, UsageError, type FlagSpec } from './args.ts';
 
@@ -68,7 +65,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   }
   let built;
   try {
-    built = await buildSimulator({
+    built = await openInProcess({
       storePath: String(flags.store),
       seed: String(flags.seed),
       env: flags.env as 'test' | 'production',
@@ -86,15 +83,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  const clock = built.sim.deps.clock;
-  let seededAt = clock.nowIso();
   // Demo data belongs to one instant, so a recording can replay it exactly.
-  const credentials = built.sim.created
-    ? clock.pin(() => {
-        seededAt = clock.nowIso();
-        return seedDemo(built.sim.deps);
-      })
-    : [];
+  const { credentials, seededAt } = built.sim.created ? built.seedDemo() : { credentials: [], seededAt: built.sim.deps.clock.nowIso() };
   // The recorder learns the demo keys' secrets only in memory, to name them k<key id>.
   const start = recorderStart as { demo: DemoCredential[]; demoSeededAt?: string } | null;
   if (start) {

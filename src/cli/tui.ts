@@ -2,9 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createElement } from 'react';
 import { render } from 'ink';
-import { buildSimulator, type BuiltSimulator } from '../../sim/app.ts';
-import { seedDemo } from '../../sim/domain/demo.ts';
-import { StoreFileError } from '../../sim/store/store-file-error.ts';
+import { openInProcess, StoreFileError, type InProcessSimulator } from '../library/in-process.ts';
 import { ApiError, createClient, type Client, type Scope } from '../client/index.ts';
 import { App } from '../tui/app.tsx';
 import { openScenarioFile } from '../scenario/stepper.ts';
@@ -175,7 +173,7 @@ export interface EmbeddedSettings {
  */
 export async function openEmbeddedConsole(settings: EmbeddedSettings): Promise<ConsoleWiring> {
   const memory = ConsoleFile.open(consoleFilePath(settings.storePath));
-  const built = await buildSimulator({ storePath: settings.storePath, seed: settings.seed, env: settings.env, clock: settings.clock, limits: true });
+  const built = await openInProcess({ storePath: settings.storePath, seed: settings.seed, env: settings.env, clock: settings.clock, limits: true });
   try {
     const baseUrl = await built.app.listen({ host: '127.0.0.1', port: 0 });
     built.sim.startRealtimeTicks();
@@ -246,15 +244,15 @@ function folderSaver(root: string): EvidenceSaver {
  * console quits would otherwise hold the server open for its keep-alive
  * timeout (72 s in Fastify) before the process can exit.
  */
-async function closeSimulator(built: BuiltSimulator): Promise<void> {
+async function closeSimulator(built: InProcessSimulator): Promise<void> {
   const closing = built.close();
   built.app.server.closeAllConnections();
   await closing;
 }
 
 /** A new store: the demo data's keys, every one (their secrets exist only now: the store keeps hashes). */
-function demoKeys(built: BuiltSimulator): SavedKey[] {
-  return seedDemo(built.sim.deps).map((c) => ({ name: `demo ${c.profile}`, profile: c.profile, accountId: c.accountId, keyId: c.keyId, secret: c.secret }));
+function demoKeys(built: InProcessSimulator): SavedKey[] {
+  return built.seedDemo().credentials.map((c) => ({ name: `demo ${c.profile}`, profile: c.profile, accountId: c.accountId, keyId: c.keyId, secret: c.secret }));
 }
 
 /**

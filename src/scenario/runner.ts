@@ -2,8 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
-import { buildSimulator } from '../../sim/app.ts';
-import { seedDemo } from '../../sim/domain/demo.ts';
+import { openInProcess } from '../library/in-process.ts';
 import { ApiError, createHttp, type Http } from '../client/http.ts';
 import { DEFAULT_RETRY } from '../client/retry.ts';
 import type { Checks, Scenario, Step } from './format.ts';
@@ -62,7 +61,7 @@ export async function openScenarioSession(scenario: Scenario, file: string): Pro
   const env = scenario.env ?? 'test';
   // Real time stands still for the rate windows: a scenario's time is its advances, and its
   // transcript must not depend on how fast a machine (or a person stepping in the console) runs it.
-  const built = await buildSimulator({ storePath: join(dir, 'store.json'), seed, env, clock: 'frozen', limits: scenario.limits === 'on', realTime: () => 0 });
+  const built = await openInProcess({ storePath: join(dir, 'store.json'), seed, env, clock: 'frozen', limits: scenario.limits === 'on', realTime: () => 0 });
   const receivers = new Map<string, ScenarioReceiver>();
   const result: ScenarioResult = { name: scenario.name, file, seed, env, passed: true, provisioned: [], steps: [], redactions: [] };
   const accountNames: string[] = [];
@@ -92,7 +91,7 @@ export async function openScenarioSession(scenario: Scenario, file: string): Pro
       if (moved.status !== 200) throw new Error(`startAt: ${JSON.stringify((moved.body as { error?: unknown }).error)}`);
     }
     if (scenario.demo) {
-      for (const credential of seedDemo(built.sim.deps)) {
+      for (const credential of built.seedDemo().credentials) {
         values.set(`accounts.demo-${credential.accountType}.id`, credential.accountId);
         values.set(`keys.demo-${credential.profile}.id`, credential.keyId);
         if (!accountNames.includes(`demo-${credential.accountType}`)) accountNames.push(`demo-${credential.accountType}`);

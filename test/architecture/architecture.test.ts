@@ -83,6 +83,7 @@ describe('cycles', () => {
 });
 
 describe('dependencies', () => {
+  const RUN_AS_PROGRAM: Record<string, string> = { jest: 'test/library/examples.test.ts' };
   /** The package a specifier names: `@scope/name` or `name`, without a subpath. */
   const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
   const usedBy = async (dirs: string[]) => {
@@ -93,7 +94,11 @@ describe('dependencies', () => {
   it('every dependency is imported by the program (src/, sim/, bin/), every devDependency by tests, bench or scripts', async () => {
     const manifest = JSON.parse(await readFile(`${ROOT}package.json`, 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
     const program = await usedBy(['src', 'sim', 'bin']);
-    const tooling = await usedBy(['test', 'bench', 'scripts']);
+    const tooling = await usedBy(['test', 'bench', 'scripts', 'examples']);
+    // A runner that a test starts as a program is used without being imported: the test names its bin.
+    for (const [name, runBy] of Object.entries(RUN_AS_PROGRAM)) {
+      if ((await readFile(`${ROOT}${runBy}`, 'utf8')).includes(`'${name}/bin/`)) tooling.add(name);
+    }
     expect(Object.keys(manifest.dependencies).filter((name) => !program.has(name))).toEqual([]);
     // Type packages are read by the compiler, never imported.
     expect(Object.keys(manifest.devDependencies).filter((name) => !name.startsWith('@types/') && !tooling.has(name) && !program.has(name))).toEqual([]);

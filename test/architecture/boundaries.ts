@@ -55,6 +55,13 @@ export const BOUNDARIES: Boundary[] = [
   },
   { name: 'only src/library and src/cli import sim/ at run time', files: ['src'], except: ['src/library', 'src/cli'], kind: 'runtime', forbid: [path('sim')] },
   { name: 'src/webhook and src/scenario implement the console ports without the console', files: ['src/webhook', 'src/scenario'], kind: 'runtime', forbid: [path('src/tui'), ...CONSOLE_PACKAGES] },
+  {
+    name: 'src/library alone starts a simulator in-process',
+    files: ['src'],
+    except: ['src/library'],
+    kind: 'runtime',
+    forbid: [path('sim/app.ts'), path('sim/simulator.ts'), path('sim/domain/demo.ts')],
+  },
   { name: 'nothing imports src/cli: it wires the process', files: ['src', 'sim'], except: ['src/cli'], kind: 'any', forbid: [path('src/cli')] },
 ];
 

@@ -1,0 +1,3 @@
+import { isolatedTests } from './isolated-suite.ts';
+
+isolatedTests('part 3', 25);

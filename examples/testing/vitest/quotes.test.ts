@@ -1,0 +1,33 @@
+import { describe, expect, inject, it } from 'vitest';
+import { createClient } from 'understudy/client';
+import { useUnderstudy } from './understudy.ts';
+
+const understudy = useUnderstudy();
+const TOKEN_AGENT = '850e6f23-fc83-4d0e-a832-d9de0de3dc98';
+const DEMO_ETH = '2000000000000000000';
+
+const ethBalance = async () => (await understudy().control.account(understudy().accounts.evm.id)).balances.find((b) => b.profile === 'local_custody')!;
+
+describe('a quote accepted and settled', () => {
+  it('charges the demo ETH account', async () => {
+    const { v1, clock } = understudy();
+    const quote = await v1.createQuote('custody', { listingId: TOKEN_AGENT, input: { chain: 'ethereum', address: '0x1111111111111111111111111111111111111111' } });
+    const { run } = await v1.acceptQuote('custody', quote.id, { acceptedContractHash: quote.contractHash, idempotencyKey: `accept-${quote.id}` });
+    await clock.advance(300);
+    expect((await v1.getRun(run.id)).run.status).toBe('succeeded');
+    expect(BigInt((await ethBalance()).chargedAtomic)).toBeGreaterThan(0n);
+  });
+
+  it('starts again from the demo balance (reset before each test)', async () => {
+    const balance = await ethBalance();
+    expect(balance.availableAtomic).toBe(DEMO_ETH);
+    expect(balance.chargedAtomic).toBe('0');
+  });
+});
+
+describe('the run-wide simulator of global-setup.ts', () => {
+  it('answers the key it provided', async () => {
+    const client = createClient({ baseUrl: inject('sharedUnderstudyUrl'), key: inject('sharedUnderstudyKey') });
+    expect((await client.v1.getKey()).profile).toBe('local_custody');
+  });
+});

@@ -1,0 +1,47 @@
+import { buildSimulator, type BuiltSimulator } from '../../sim/app.ts';
+import { seedDemo, type DemoCredential } from '../../sim/domain/demo.ts';
+
+export { StoreFileError } from '../../sim/store/store-file-error.ts';
+export type { BuiltSimulator } from '../../sim/app.ts';
+export type { Simulator } from '../../sim/simulator.ts';
+export type { DemoCredential } from '../../sim/domain/demo.ts';
+export type { Environment } from '../../sim/domain/records.ts';
+
+export type InProcessOptions = Parameters<typeof buildSimulator>[0];
+
+/** The demo accounts and keys as seeded, and the instant they belong to. */
+export interface SeededDemo {
+  credentials: DemoCredential[];
+  seededAt: string;
+}
+
+export interface InProcessSimulator extends BuiltSimulator {
+  /**
+   * Seeds the demo accounts, funds and keys at one instant (so a recording
+   * replays them exactly); their secrets exist only in the answer, the store
+   * keeps hashes. For a new store; an existing one already holds its own.
+   */
+  seedDemo(): SeededDemo;
+}
+
+/**
+ * The one place in src/ that starts a simulator inside the calling process:
+ * `serve`, the console, the scenario runner and the library entry
+ * (`startUnderstudy`) all start theirs here, so what "a simulator started
+ * in-process" means (store, app, demo data) is decided once.
+ */
+export async function openInProcess(options: InProcessOptions): Promise<InProcessSimulator> {
+  const built = await buildSimulator(options);
+  return {
+    ...built,
+    seedDemo() {
+      const clock = built.sim.deps.clock;
+      let seededAt = clock.nowIso();
+      const credentials = clock.pin(() => {
+        seededAt = clock.nowIso();
+        return seedDemo(built.sim.deps);
+      });
+      return { credentials, seededAt };
+    },
+  };
+}
