@@ -13,11 +13,13 @@
  * journal's: its size then, and the largest it reached in the hour before
  * (the journal is cut at each checkpoint, so one reading falls anywhere
  * between empty and its bound; the hour's peak is the bound it kept to).
- * The resident set is read after two compacting full collections: a realtime
- * `serve` is idle between jobs and V8's memory reducer compacts its heap then,
- * while a fast-forward never idles, so without them the reading is V8's
- * committed-but-unused old space (it varied 131–186 MB at hour 24 across runs
- * with the same 19 MB of live old space), not what the process holds.
+ * The resident set is read after compacting full collections, once it has
+ * settled (settledMemory): a realtime `serve` is idle between jobs and V8's
+ * memory reducer compacts its heap then, while a fast-forward never idles, so
+ * without them the reading is V8's committed-but-unused old space (it varied
+ * 131–186 MB at hour 24 across runs with the same 19 MB of live old space), not
+ * what the process holds; and read at once after the collection, it still
+ * counted pages the collector was giving back.
  */
 import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -102,6 +104,32 @@ async function startReceiver(): Promise<{ server: Server; url: string; deliverie
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/inbox`, deliveries: () => deliveries };
 }
 
+/** Readings of the resident set after a collection agree within this when nothing is left to give back. */
+const SETTLED_BYTES = MB / 2;
+const SETTLE_PAUSE_MS = 100;
+const SETTLE_TRIES = 10;
+
+/**
+ * The process's memory once a full collection has given back what it freed: the
+ * collector releases pages from background threads after gc() returns (read at
+ * once, the resident set was up to 15 MB above what it settled to a moment
+ * later, whichever hour), so it is read again after a pause and a further
+ * collection until two readings agree. Nothing is dropped that the process
+ * still holds: what it keeps stays in the reading however long it waits.
+ */
+async function settledMemory(gc: () => void): Promise<NodeJS.MemoryUsage> {
+  gc();
+  let last = process.memoryUsage();
+  for (let k = 0; k < SETTLE_TRIES; k += 1) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_PAUSE_MS));
+    gc();
+    const now = process.memoryUsage();
+    if (Math.abs(now.rss - last.rss) < SETTLED_BYTES) return now;
+    last = now;
+  }
+  return last;
+}
+
 const sizeOf = async (path: string) => (await stat(path).catch(() => ({ size: 0 }))).size;
 
 async function soakHere(receiverUrl: string, dir: string): Promise<Omit<Soak, 'deliveries'>> {
@@ -150,13 +178,12 @@ async function soakHere(receiverUrl: string, dir: string): Promise<Omit<Soak, 'd
       journalPeak = Math.max(journalPeak, await sizeOf(journalPath));
       const hour = (step * STEP_SECONDS) / 3600;
       if (!(HOURS as readonly number[]).includes(hour)) continue;
-      gc();
-      gc();
+      const memory = await settledMemory(gc);
       const figures = deps.store.figures();
       const sample: SoakSample = {
         hour,
-        rssBytes: process.memoryUsage().rss,
-        heapUsedBytes: process.memoryUsage().heapUsed,
+        rssBytes: memory.rss,
+        heapUsedBytes: memory.heapUsed,
         snapshotBytes: await sizeOf(storePath),
         journalBytes: await sizeOf(journalPath),
         journalPeakBytes: journalPeak,
@@ -193,7 +220,7 @@ export function soakRows(soak: Soak): Row[] {
       }),
     );
   return [
-    ...figure('resident memory (RSS after a compacting GC)', 'MB', (s) => s.rssBytes, MB, true, `${MONITORS} monitors, 1 receiver, a transfer every ${STEP_SECONDS} s; ${soak.transfers} transfers, ${soak.events} events, ${soak.deliveries} deliveries in ${(soak.wallMs / 1000).toFixed(0)} s; JS heap used ${soak.samples.map((s) => (s.heapUsedBytes / MB).toFixed(0)).join(' / ')} MB`),
+    ...figure('resident memory (RSS, settled after compacting GCs)', 'MB', (s) => s.rssBytes, MB, true, `${MONITORS} monitors, 1 receiver, a transfer every ${STEP_SECONDS} s; ${soak.transfers} transfers, ${soak.events} events, ${soak.deliveries} deliveries in ${(soak.wallMs / 1000).toFixed(0)} s; JS heap used ${soak.samples.map((s) => (s.heapUsedBytes / MB).toFixed(0)).join(' / ')} MB`),
     ...figure('snapshot file', 'MB', (s) => s.snapshotBytes, MB, true, `resident rows ${soak.samples.map((s) => s.residentRows).join(' / ')}`),
     ...figure("journal's peak in the hour", 'MB', (s) => s.journalPeakBytes, MB, true, `at the sample: ${soak.samples.map((s) => (s.journalBytes / MB).toFixed(2)).join(' / ')} MB`),
     row({
