@@ -8,7 +8,7 @@
  * every delivery. Every STEP_SECONDS of simulated time a block with one
  * transfer is mined and the clock advanced (every due job run: monitor ticks,
  * signed deliveries), as the realtime ticks of `serve` would; checkpoints run
- * as the store is configured (STORE_LAYOUT), never forced. At hours 1, 6 and
+ * as the store is configured (STORE_LAYOUT, sim/store/layout.ts), never forced. At hours 1, 6 and
  * 24 the child samples its resident set, the snapshot file's size and the
  * journal's: its size then, and the largest it reached in the hour before
  * (the journal is cut at each checkpoint, so one reading falls anywhere

@@ -1,13 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { Low } from 'lowdb';
 import type { DurableJsonFile } from './durable-json-file.ts';
 import type { Journal } from './journal.ts';
 import { journalHeader } from './journal-format.ts';
 import { RowArchive, type RowPointer } from './row-archive.ts';
 import type { Slot } from './row-table.ts';
 import type { SnapshotFile } from './snapshot-file.ts';
-import type { StorePaths } from './store-open.ts';
+import type { StorePaths } from './store-paths.ts';
 import type { StoreFs } from './store-fs.ts';
 import type { StoreMemory } from './store-memory.ts';
 import type { Row } from './store-types.ts';
@@ -30,7 +29,7 @@ export interface CheckpointInputs {
  * Checkpoints, and the files they leave: the archive in use (and its
  * generation), the generation of the journal, and the sizes the size trigger
  * compares. A checkpoint moves the archived collections' rows out of memory
- * into the archive, writes the snapshot (through lowdb, sim/store/durable-json-file.ts),
+ * into the archive, writes the snapshot (durable-json-file.ts),
  * then cuts the journal down to what came after it; it runs while serving.
  */
 export class Checkpointer {
@@ -41,16 +40,12 @@ export class Checkpointer {
   /** Characters in the journal file and bytes of the last snapshot written (or read): what the size trigger compares. */
   journalBytes = 0;
   snapshotBytes = 0;
-  private readonly low: Low<SnapshotFile>;
-
   constructor(
     private readonly paths: StorePaths,
-    adapter: DurableJsonFile<SnapshotFile>,
+    private readonly snapshotFile: DurableJsonFile<SnapshotFile>,
     private readonly fs: StoreFs,
     private readonly inputs: CheckpointInputs,
-  ) {
-    this.low = new Low<SnapshotFile>(adapter, null as never);
-  }
+  ) {}
 
   /** `held`: the journal is held (replaceAll), so nothing from before the capture is waiting to be written. */
   async run(forceRewrite: boolean, held: boolean): Promise<void> {
@@ -106,7 +101,7 @@ export class Checkpointer {
         if (pointers[i] === null) (inline[m.collection] ??= {})[m.id] = memory.resolve(m.slot)!;
       });
       await captured;
-      await this.writeSnapshot({ format: 'understudy-store', version: 3, seq, meta, collections: inline, archive: { file: basename(archive.path), length: archive.size, crc: archive.checksum }, journal: journalGeneration });
+      await this.snapshotFile.write({ format: 'understudy-store', version: 3, seq, meta, collections: inline, archive: { file: basename(archive.path), length: archive.size, crc: archive.checksum }, journal: journalGeneration });
       committed = true;
       // Committed: point at the archived rows that nobody rewrote meanwhile.
       const relocated = new Map<RowPointer, Slot>();
@@ -162,16 +157,6 @@ export class Checkpointer {
     }
     // After the rotation, so that the journal kept is no longer than before; a failed look keeps the last size.
     this.snapshotBytes = await stat(this.paths.snapshot).then((st) => st.size, () => this.snapshotBytes);
-  }
-
-  private async writeSnapshot(file: SnapshotFile): Promise<void> {
-    this.low.data = file;
-    try {
-      await this.low.write();
-    } finally {
-      // The document is only needed while being written.
-      this.low.data = null as never;
-    }
   }
 }
 

@@ -1,8 +1,8 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { AcknowledgedSeq } from './acknowledged-seq.ts';
-import { Checkpointer } from './checkpoint.ts';
-import { Journal } from './journal.ts';
+import type { Checkpointer } from './checkpoint.ts';
+import { CheckpointSchedule } from './checkpoint-schedule.ts';
+import type { Journal } from './journal.ts';
 import { journalLine, type JournalOp } from './journal-format.ts';
 import { groupValue } from './row-table.ts';
 import { snapshotChunks, snapshotOf } from './snapshot-export.ts';
@@ -11,7 +11,8 @@ import { StoreFileError } from './store-file-error.ts';
 import { nodeStoreFs, type StoreFs } from './store-fs.ts';
 import { StoreLock } from './store-lock.ts';
 import { StoreMemory } from './store-memory.ts';
-import { openNamedArchive, readStoreFiles, settleStoreFiles, StorePaths } from './store-open.ts';
+import { loadStore } from './store-load.ts';
+import { StorePaths } from './store-paths.ts';
 import type { CollectionMap, Row, Snapshot, StoreFigures, StoreHooks, StoreLayout, StoreOptions, Tx } from './store-types.ts';
 import { StoreWriteError } from './store-write-error.ts';
 import { Transaction } from './transaction.ts';
@@ -21,13 +22,8 @@ import { UndoLog } from './undo-log.ts';
 export { SnapshotShapeError, StoreFileError, StoreWriteError };
 export type { CollectionMap, Row, Snapshot, StoreFigures, StoreFs, StoreHooks, StoreLayout, StoreOptions, Tx };
 
-const CHECKPOINT_AFTER_LINES = 50_000;
-/** After a checkpoint that could not be written (a full disk), the next one starts this many journal lines later. */
-const CHECKPOINT_RETRY_LINES = 1000;
-const CHECKPOINT_AFTER_BYTES = 2 << 20;
-
 /**
- * The file store: a checksummed snapshot (`PATH`, written through lowdb), a
+ * The file store: a checksummed snapshot (`PATH`), a
  * checksummed append-only journal (`PATH.journal`) and an archive of cold rows
  * (`PATH.rows.N`), held by one process at a time (`PATH.lock`). Transactions
  * run synchronously against an overlay, so a refused transaction leaves memory
@@ -49,29 +45,16 @@ export class FileStore<C extends CollectionMap> {
   private readonly undo = new UndoLog();
   private readonly paths: StorePaths;
   private checkpointing: Promise<void> | null = null;
-  /** Journal lines at which the next checkpoint starts by itself. */
-  private checkpointAt: number;
-  /** After a failed checkpoint, the size trigger waits for the retry too (a full disk would refuse one per write). */
-  private sizeTriggerFromLine = 0;
+  private readonly schedule: CheckpointSchedule;
   private hooks: StoreHooks<C> = {};
   private inTransaction = false;
   private volatile = new Map<string, () => unknown>();
   private lock!: StoreLock;
-  private readonly checkpointAfterLines: number;
-  private readonly checkpointAfterBytes: number;
   private readonly fs: StoreFs;
 
-  private constructor(
-    readonly path: string,
-    private readonly layout: StoreLayout,
-    options: StoreOptions,
-  ) {
-    this.paths = new StorePaths(path);
+  private constructor(readonly path: string, private readonly layout: StoreLayout, options: StoreOptions) {
+    [this.paths, this.schedule, this.fs] = [new StorePaths(path), new CheckpointSchedule(layout), options.fs ?? nodeStoreFs];
     this.memory = this.newMemory();
-    this.checkpointAfterLines = layout.checkpointAfterLines ?? CHECKPOINT_AFTER_LINES;
-    this.checkpointAt = this.checkpointAfterLines;
-    this.fs = options.fs ?? nodeStoreFs;
-    this.checkpointAfterBytes = layout.checkpointAfterBytes ?? CHECKPOINT_AFTER_BYTES;
   }
 
   get journalPath(): string {
@@ -92,7 +75,7 @@ export class FileStore<C extends CollectionMap> {
       const created = await store.load(initial);
       return { store, created };
     } catch (error) {
-      // A refused archive was opened to be checked.
+      // A store refused after its archive was opened (its first checkpoint failed).
       await store.checkpointer?.archive?.close();
       await store.lock.release();
       throw error;
@@ -210,13 +193,11 @@ export class FileStore<C extends CollectionMap> {
     this.checkpointing = run;
     try {
       await run;
-      this.checkpointAt = this.journal.lines + this.checkpointAfterLines;
-      this.sizeTriggerFromLine = 0;
+      this.schedule.succeeded(this.journal.lines);
     } catch (error) {
       // The files are those the checkpoint started from (each step is atomic, and
       // the checkpoint gave memory back what it had taken): valid, and serving goes on.
-      this.checkpointAt = this.journal.lines + Math.min(CHECKPOINT_RETRY_LINES, this.checkpointAfterLines);
-      this.sizeTriggerFromLine = this.checkpointAt;
+      this.schedule.failed(this.journal.lines);
       throw error instanceof StoreWriteError ? error : new StoreWriteError(this.path, error);
     } finally {
       this.checkpointing = null;
@@ -303,48 +284,16 @@ export class FileStore<C extends CollectionMap> {
     } else this.journal.appendLazily(line);
     const sizes = this.checkpointer;
     sizes.journalBytes += line.length;
-    const journalFull = this.journal.lines >= this.checkpointAt || (this.journal.lines >= this.sizeTriggerFromLine && sizes.journalBytes >= Math.max(this.checkpointAfterBytes, sizes.snapshotBytes));
-    if (journalFull && !this.checkpointing) {
-      // A failed one is tried again CHECKPOINT_RETRY_LINES later (see checkpoint()).
-      this.checkpoint().catch(() => undefined);
-    }
+    // A failed one is tried again later (CheckpointSchedule).
+    if (!this.checkpointing && this.schedule.due(this.journal.lines, sizes.journalBytes, sizes.snapshotBytes)) this.checkpoint().catch(() => undefined);
   }
 
   private async load(initial: () => Snapshot): Promise<boolean> {
-    const found = await readStoreFiles(this.paths, initial, this.fs);
-    const { stored, file, legacy, entries } = found;
-    this.checkpointer = new Checkpointer(this.paths, found.adapter, this.fs, {
-      memory: () => this.memory,
-      journal: () => this.journal,
-      undo: this.undo,
-      meta: () => this.metaToWrite(),
-    });
-    // Collections in the snapshot's order, archived ones included, whatever order the archive names them in.
-    for (const name of Object.keys(file.collections)) this.memory.table(name);
-    if (file.archive) {
-      const { generation, archive } = await openNamedArchive(this.paths, file.archive, legacy, this.fs);
-      this.checkpointer.generation = generation;
-      this.checkpointer.archive = archive;
-      archive?.scan((collection, id, pointer, group) => this.memory.setSlot(collection, id, pointer, group));
-    }
-    // Checked: now the files are tidied (nothing was changed before).
-    this.checkpointer.journalGeneration = await settleStoreFiles(this.paths, found, this.checkpointer.archive, this.fs);
-
-    this.memory.fill(file.collections, file.meta, file.seq);
-    for (const entry of entries) {
-      this.memory.seq = entry.s;
-      for (const [c, id, row] of entry.o) this.memory.applyOp(c, id, row ? Object.freeze(row) : null);
-      for (const [k, v] of entry.m ?? []) this.memory.meta.set(k, v);
-    }
-    const acknowledged = await AcknowledgedSeq.open(this.paths.acknowledged, this.fs);
-    this.journal = await Journal.open(this.paths.journal, entries.length, { durable: (count) => this.undo.durable(count), refused: (count) => this.undo.rollBack(this.memory, count) }, this.fs, acknowledged);
-    // What the size trigger of checkpoints compares (see apply()).
-    this.checkpointer.journalBytes = (await stat(this.paths.journal)).size;
-    if (stored !== null) this.checkpointer.snapshotBytes = (await stat(this.path)).size;
-    if (stored === null) {
-      await this.checkpoint({ rewriteArchive: true });
-      return true;
-    }
-    return false;
+    const inputs = { memory: () => this.memory, journal: () => this.journal, undo: this.undo, meta: () => this.metaToWrite() };
+    const loaded = await loadStore(this.paths, initial, this.fs, inputs);
+    this.checkpointer = loaded.checkpointer;
+    this.journal = loaded.journal;
+    if (loaded.created) await this.checkpoint({ rewriteArchive: true });
+    return loaded.created;
   }
 }

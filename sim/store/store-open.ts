@@ -7,25 +7,8 @@ import { RowArchive } from './row-archive.ts';
 import { parseSnapshot, type SnapshotFile } from './snapshot-file.ts';
 import { StoreFileError } from './store-file-error.ts';
 import type { StoreFs } from './store-fs.ts';
+import type { StorePaths } from './store-paths.ts';
 import type { Snapshot } from './store-types.ts';
-
-/** The files of one store, beside its snapshot `PATH`. */
-export class StorePaths {
-  constructor(readonly snapshot: string) {}
-
-  get journal(): string {
-    return `${this.snapshot}.journal`;
-  }
-
-  /** Where the last acknowledged change is recorded (acknowledged-seq.ts). */
-  get acknowledged(): string {
-    return `${this.snapshot}.acknowledged`;
-  }
-
-  archive(generation: number): string {
-    return `${this.snapshot}.rows.${generation}`;
-  }
-}
 
 /** What open found on disk, every part checked against the others; nothing changed yet. */
 export interface StoreFiles {
