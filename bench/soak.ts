@@ -8,16 +8,18 @@
  * every delivery. Every STEP_SECONDS of simulated time a block with one
  * transfer is mined and the clock advanced (every due job run: monitor ticks,
  * signed deliveries), as the realtime ticks of `serve` would; checkpoints run
- * as the store is configured (STORE_LAYOUT), never forced. At hours 1, 6 and
+ * as the store is configured (STORE_LAYOUT, sim/store/layout.ts), never forced. At hours 1, 6 and
  * 24 the child samples its resident set, the snapshot file's size and the
  * journal's: its size then, and the largest it reached in the hour before
  * (the journal is cut at each checkpoint, so one reading falls anywhere
  * between empty and its bound; the hour's peak is the bound it kept to).
- * The resident set is read after two compacting full collections: a realtime
- * `serve` is idle between jobs and V8's memory reducer compacts its heap then,
- * while a fast-forward never idles, so without them the reading is V8's
- * committed-but-unused old space (it varied 131–186 MB at hour 24 across runs
- * with the same 19 MB of live old space), not what the process holds.
+ * The resident set is read after compacting full collections, once it has
+ * settled (settledMemory): a realtime `serve` is idle between jobs and V8's
+ * memory reducer compacts its heap then, while a fast-forward never idles, so
+ * without them the reading is V8's committed-but-unused old space (it varied
+ * 131–186 MB at hour 24 across runs with the same 19 MB of live old space), not
+ * what the process holds; and read at once after the collection, it still
+ * counted pages the collector was giving back.
  */
 import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -52,6 +54,9 @@ export interface SoakSample {
   hour: number;
   rssBytes: number;
   heapUsedBytes: number;
+  /** V8's committed heap, and memory outside it (buffers, typed arrays): where the rest of the RSS is. */
+  heapTotalBytes: number;
+  externalBytes: number;
   snapshotBytes: number;
   journalBytes: number;
   /** The largest the journal was in the hour up to this sample. */
@@ -102,6 +107,44 @@ async function startReceiver(): Promise<{ server: Server; url: string; deliverie
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/inbox`, deliveries: () => deliveries };
 }
 
+/** Readings of the resident set after a collection agree within this when nothing is left to give back. */
+const SETTLED_BYTES = MB / 2;
+const SETTLE_PAUSE_MS = 100;
+const SETTLE_TRIES = 10;
+
+/**
+ * The process's memory once a full collection has given back what it freed: the
+ * collector releases pages from background threads after gc() returns (read at
+ * once, the resident set was up to 15 MB above what it settled to a moment
+ * later, whichever hour), so it is read again after a pause and a further
+ * collection until two readings agree. Nothing is dropped that the process
+ * still holds: what it keeps stays in the reading however long it waits.
+ */
+async function settledMemory(gc: () => void): Promise<NodeJS.MemoryUsage> {
+  gc();
+  let last = process.memoryUsage();
+  for (let k = 0; k < SETTLE_TRIES; k += 1) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_PAUSE_MS));
+    gc();
+    const now = process.memoryUsage();
+    if (Math.abs(now.rss - last.rss) < SETTLED_BYTES) return now;
+    last = now;
+  }
+  return last;
+}
+
+/**
+ * Readings per sample, one after each of its last steps (the last two and a
+ * half simulated minutes of the hour): the median is the figure. The native
+ * allocator's heaps hold on to freed memory in steps of several MB that come and
+ * go from one step to the next (hour 24 read 122–145 MB across runs with the same
+ * JS heap, committed heap and external memory); the median of five is still a
+ * reading of the resident set, never below what the process holds throughout.
+ */
+const MEMORY_READINGS = 5;
+
+const medianByRss = (readings: NodeJS.MemoryUsage[]) => [...readings].sort((a, b) => a.rss - b.rss)[Math.floor(readings.length / 2)];
+
 const sizeOf = async (path: string) => (await stat(path).catch(() => ({ size: 0 }))).size;
 
 async function soakHere(receiverUrl: string, dir: string): Promise<Omit<Soak, 'deliveries'>> {
@@ -137,6 +180,7 @@ async function soakHere(receiverUrl: string, dir: string): Promise<Omit<Soak, 'd
     const samples: SoakSample[] = [];
     let transfers = 0;
     let journalPeak = 0;
+    let readings: NodeJS.MemoryUsage[] = [];
     const steps = (HOURS[HOURS.length - 1] * 3600) / STEP_SECONDS;
     for (let step = 1; step <= steps; step += 1) {
       transact(deps, (tx) => {
@@ -148,15 +192,21 @@ async function soakHere(receiverUrl: string, dir: string): Promise<Omit<Soak, 'd
       await built.sim.advance({ seconds: STEP_SECONDS });
       await deps.store.flush();
       journalPeak = Math.max(journalPeak, await sizeOf(journalPath));
+      // The memory readings of a sample: one after each of its last MEMORY_READINGS steps.
+      const sampleStep = HOURS.map((h) => (h * 3600) / STEP_SECONDS).find((last) => step <= last && step > last - MEMORY_READINGS);
+      if (sampleStep === undefined) continue;
+      readings.push(await settledMemory(gc));
+      if (step !== sampleStep) continue;
+      const memory = medianByRss(readings);
+      readings = [];
       const hour = (step * STEP_SECONDS) / 3600;
-      if (!(HOURS as readonly number[]).includes(hour)) continue;
-      gc();
-      gc();
       const figures = deps.store.figures();
       const sample: SoakSample = {
         hour,
-        rssBytes: process.memoryUsage().rss,
-        heapUsedBytes: process.memoryUsage().heapUsed,
+        rssBytes: memory.rss,
+        heapUsedBytes: memory.heapUsed,
+        heapTotalBytes: memory.heapTotal,
+        externalBytes: memory.external,
         snapshotBytes: await sizeOf(storePath),
         journalBytes: await sizeOf(journalPath),
         journalPeakBytes: journalPeak,
@@ -193,7 +243,7 @@ export function soakRows(soak: Soak): Row[] {
       }),
     );
   return [
-    ...figure('resident memory (RSS after a compacting GC)', 'MB', (s) => s.rssBytes, MB, true, `${MONITORS} monitors, 1 receiver, a transfer every ${STEP_SECONDS} s; ${soak.transfers} transfers, ${soak.events} events, ${soak.deliveries} deliveries in ${(soak.wallMs / 1000).toFixed(0)} s; JS heap used ${soak.samples.map((s) => (s.heapUsedBytes / MB).toFixed(0)).join(' / ')} MB`),
+    ...figure('resident memory (RSS, settled after compacting GCs)', 'MB', (s) => s.rssBytes, MB, true, `${MONITORS} monitors, 1 receiver, a transfer every ${STEP_SECONDS} s; ${soak.transfers} transfers, ${soak.events} events, ${soak.deliveries} deliveries in ${(soak.wallMs / 1000).toFixed(0)} s; JS heap used ${soak.samples.map((s) => (s.heapUsedBytes / MB).toFixed(0)).join(' / ')} MB of ${soak.samples.map((s) => (s.heapTotalBytes / MB).toFixed(0)).join(' / ')} committed; external ${soak.samples.map((s) => (s.externalBytes / MB).toFixed(0)).join(' / ')} MB`),
     ...figure('snapshot file', 'MB', (s) => s.snapshotBytes, MB, true, `resident rows ${soak.samples.map((s) => s.residentRows).join(' / ')}`),
     ...figure("journal's peak in the hour", 'MB', (s) => s.journalPeakBytes, MB, true, `at the sample: ${soak.samples.map((s) => (s.journalBytes / MB).toFixed(2)).join(' / ')} MB`),
     row({

@@ -3,7 +3,8 @@ import { fromLegacy, isLegacyRandomState, isRandomState, ratchetStart, SeededRan
 import { SealingKey } from './runtime/sealing.ts';
 import { FileStore, type Snapshot, type StoreFs, type StoreWriteError } from './store/file-store.ts';
 import { readSealingKey, secretsPathOf, writeSealingKey } from './store/secrets-file.ts';
-import { STORE_LAYOUT, type Collections } from './domain/collections.ts';
+import type { Collections } from './domain/collections.ts';
+import { STORE_LAYOUT } from './store/layout.ts';
 import { transact, type Deps } from './domain/context.ts';
 import type { Environment, Job } from './domain/records.ts';
 import { Scheduler, type Advanced, type SchedulerOptions } from './domain/jobs.ts';

@@ -1,6 +1,5 @@
 import type { AcceptanceRecord, Account, ApiKeyRecord, Balance, BillingRecord, Job, KeySecretIndex, LedgerEntry, QuoteRecord, ReservationRecord, RunEventRecord, RunRecord, ArtifactRecord, ChainLog, MonitorRecord, MonitorWindow, MonitorEventRecord, NotificationRecord, DestinationRecord, SubscriptionRecord, DeliveryRecord, ChainScriptEntry } from './records.ts';
 import type { Listing, ListingVersion } from './catalog-types.ts';
-import type { StoreLayout } from '../store/file-store.ts';
 
 /** Every collection of the store and the record type it holds. */
 export interface Collections {
@@ -30,17 +29,3 @@ export interface Collections {
   deliveries: DeliveryRecord;
   chainScriptEntries: ChainScriptEntry;
 }
-
-/**
- * Which collections live in the store's archive: those whose rows pile up with
- * every run or every chain event and are then only looked up by id (a run, its
- * quote, events, billing, ledger lines; a chain log, a monitor's windows,
- * events and deliveries, a notification). Rows read per owner are grouped by
- * the field that names it, so the newest of a group are found without reading
- * the rest: ledger lines and runs by accountId, monitor events and deliveries
- * by monitorId, notifications by accountId.
- */
-export const STORE_LAYOUT: StoreLayout = {
-  archived: ['quotes', 'acceptances', 'reservations', 'runs', 'runEvents', 'billings', 'artifacts', 'ledgerEntries', 'chainLogs', 'monitorWindows', 'monitorEvents', 'deliveries', 'notifications'],
-  grouped: { ledgerEntries: 'accountId', runs: 'accountId', monitorEvents: 'monitorId', deliveries: 'monitorId', notifications: 'accountId' },
-};

@@ -1,12 +1,12 @@
 import { open, rename, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
-import type { Adapter } from 'lowdb';
 import { frame } from './checksum.ts';
 import { StoreFileError } from './store-file-error.ts';
 import { nodeStoreFs, writeAll, type StoreFs } from './store-fs.ts';
+import type { Adapter } from 'lowdb';
 
 /**
- * A lowdb adapter for one JSON document (an object) carrying its checksum
+ * One JSON document (an object) in a file, carrying its checksum
  * (sim/store/checksum.ts), whose write survives a crash: the text goes to a temporary
  * file that is flushed to disk, renamed over the target, and the directory is
  * flushed so the rename itself is durable. A reader sees the old file or the

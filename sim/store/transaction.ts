@@ -1,4 +1,4 @@
-import type { CollectionMap, Row, Tx } from './file-store.ts';
+import type { CollectionMap, Row, Tx } from './store-types.ts';
 
 /** What a transaction reads underneath its own writes: the store's committed state. */
 export interface CommittedState {

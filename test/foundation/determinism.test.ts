@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { STORE_LAYOUT, type Collections } from '../../sim/domain/collections.ts';
+import type { Collections } from '../../sim/domain/collections.ts';
+import { STORE_LAYOUT } from '../../sim/store/layout.ts';
 import { FileStore } from '../../sim/store/file-store.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
