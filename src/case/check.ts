@@ -24,6 +24,8 @@ export interface CaseCheck {
   breaches: Breach[];
   /** Steps of the reproduction that did not go as the documents said (a refused quote, an unexpected status). */
   problems: string[];
+  /** What the reproduction answered (null where it answered no 200). */
+  reproduction: { run: Json | null; billing: Json | null; receipt: Json | null };
   agree: boolean;
 }
 
@@ -75,5 +77,5 @@ export async function checkCase(documents: CaseDocument[], file = '(reproduction
     .filter((s) => s.error || s.checks.some((c) => !c.ok))
     .map((s) => `step ${s.index + 1} (${s.name ?? s.action}): ${s.error ?? s.checks.filter((c) => !c.ok).map((c) => `${c.what}: expected ${JSON.stringify(c.expected)}, got ${JSON.stringify(c.actual)}`).join('; ')}`);
   const agree = problems.length === 0 && breaches.length === 0 && rows.every((r) => r.equal);
-  return { facts, scenario, assumptions, result, rows, breaches, problems, agree };
+  return { facts, scenario, assumptions, result, rows, breaches, problems, reproduction: { run, billing, receipt }, agree };
 }
