@@ -32,7 +32,7 @@ describe('case check verdicts', () => {
     expect(check.reproduction.run?.rpcUsed).toBe(87);
     expect(check.reproduction.billing).toMatchObject({ status: 'settled', authorizedRpcCalls: 87, unresolvedRpcCalls: 3, settlement: { outcome: 'partial', chargedAtomic: '0' } });
     // The original (complete) run was charged; the edited case is not.
-    expect(complete.billing.settlement.chargedAtomic).not.toBe('0');
+    expect((complete.billing as Json).settlement.chargedAtomic).not.toBe('0');
   });
 
   it("a billing that charges a partial run the creator fee and execution disagrees, naming spec 3.3's row", async () => {
