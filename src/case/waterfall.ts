@@ -114,16 +114,27 @@ export function buildWaterfall(input: WaterfallInput): Waterfall {
     line('released to available', released, 'the rest of the reservation returns to the balance (spec 1, 3.3)');
     checks.push({ what: 'charged + held + released = reserved', ok: charged + held + released === maximum && released >= 0n, detail: `${charged} + ${held} + ${released} = ${charged + held + released}` });
   }
-  if (input.ledger) ledgerChecks(input.ledger, { maximum, charged, held }, checks);
+  if (input.ledger) ledgerChecks(input.ledger, { maximum, charged, held, reconciled: events.reconciled !== null }, checks);
   return { lines, checks, rule };
 }
 
-/** The ledger's own lines for the run must move what the waterfall says. */
-function ledgerChecks(ledger: Json[], figures: { maximum: bigint | null; charged: bigint; held: bigint }, checks: Waterfall['checks']): void {
+/**
+ * The ledger's own lines for the run must move what the waterfall says: the
+ * reserve line the maximum; the charge line plus a reconcile line (which
+ * records what the reconciliation charged) the total; the hold line what was
+ * held; the release line plus the held part a reconciliation returned, what
+ * went back to available.
+ */
+function ledgerChecks(ledger: Json[], figures: { maximum: bigint | null; charged: bigint; held: bigint; reconciled: boolean }, checks: Waterfall['checks']): void {
   const sum = (kind: string) => ledger.filter((l) => l.kind === kind).reduce((total, l) => total + (amount(l.amountAtomic) ?? 0n), 0n);
   if (figures.maximum !== null) checks.push({ what: 'ledger: reserve line = quote maximum', ok: sum('reserve') === figures.maximum, detail: `${sum('reserve')}` });
-  const reconciledCharge = ledger.some((l) => l.kind === 'reconcile') ? figures.charged - sum('charge') : 0n;
-  checks.push({ what: 'ledger: charge lines (+ reconciled charge) = total charged', ok: sum('charge') + reconciledCharge === figures.charged && reconciledCharge >= 0n, detail: `${sum('charge')} + ${reconciledCharge}` });
+  const charged = sum('charge') + sum('reconcile');
+  checks.push({ what: 'ledger: charge line + reconcile line = total charged', ok: charged === figures.charged, detail: `${sum('charge')} + ${sum('reconcile')}` });
+  if (!figures.reconciled) checks.push({ what: 'ledger: hold line = held pending', ok: sum('hold') === figures.held, detail: `${sum('hold')}` });
+  if (figures.maximum !== null) {
+    const returned = figures.reconciled ? sum('hold') - sum('reconcile') : 0n;
+    checks.push({ what: 'ledger: release line + held part returned = released', ok: sum('release') + returned === figures.maximum - figures.charged - figures.held, detail: `${sum('release')} + ${returned}` });
+  }
 }
 
 /** The waterfall as text: one line per part, human units and the exact atomic string. */
