@@ -75,7 +75,11 @@ export async function checkCase(documents: CaseDocument[], file = '(reproduction
   const rows = compareSides({ billing: facts.billing, receipt: facts.receipt }, { billing, receipt }, mapIds, breaches);
   const problems = result.steps
     .filter((s) => s.error || s.checks.some((c) => !c.ok))
-    .map((s) => `step ${s.index + 1} (${s.name ?? s.action}): ${s.error ?? s.checks.filter((c) => !c.ok).map((c) => `${c.what}: expected ${JSON.stringify(c.expected)}, got ${JSON.stringify(c.actual)}`).join('; ')}`);
+    .map((s) => {
+      const refusal = (s.body as { error?: { code?: string; message?: string } } | null)?.error;
+      const why = s.error ?? s.checks.filter((c) => !c.ok).map((c) => `${c.what}: expected ${JSON.stringify(c.expected)}, got ${JSON.stringify(c.actual)}`).join('; ');
+      return `step ${s.index + 1} (${s.name ?? s.action}): ${why}${refusal ? ` (${refusal.code}: ${refusal.message})` : ''}`;
+    });
   const agree = problems.length === 0 && breaches.length === 0 && rows.every((r) => r.equal);
   return { facts, scenario, assumptions, result, rows, breaches, problems, reproduction: { run, billing, receipt }, agree };
 }

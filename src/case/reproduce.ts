@@ -56,6 +56,13 @@ export function reproduceCase(facts: CaseFacts): Reproduction {
   const at = (time: string) => new Date(Date.parse(startAt ?? EPOCH) + Date.parse(time) - Date.parse(origin)).toISOString();
 
   const steps: Step[] = [];
+  if (facts.version && facts.versionId) {
+    // The export's immutable version joins the catalog when the fixtures lack it (a no-op when they hold it), so the quote binds to it.
+    steps.push({
+      name: `the listing version ${facts.versionId} from the export (price revision ${String(facts.version.priceRevision)}) is the listing's current version`,
+      control: { method: 'PUT', path: `/sim/listings/${facts.listingId}/versions/${facts.versionId}`, body: facts.version },
+    });
+  } else assumptions.push("listing version: no export was sent; the catalog's current version of the listing (the quote step checks its price revision where a document gives it)");
   const body: Json = { listingId: facts.listingId, input: facts.input, resultPolicy: policy };
   if (rail === 'solana-custody') body.assetId = typeof quote?.assetId === 'string' ? quote.assetId : undefined;
   const expectQuote: Json = {};
