@@ -45,11 +45,12 @@ export function auditSettlement(input: AuditInput): Breach[] {
   const outcome = (s.outcome as string | undefined) ?? input.outcome;
   const factsObserved = input.coverageGaps === null ? null : !input.coverageGaps.some((gap) => CANONICAL.includes(gap));
   const rule = ruleFor({ outcome, resultPolicy: input.resultPolicy, failure: input.failure, canonicalHeld: factsObserved === false ? false : null });
+  const under = input.resultPolicy ? ` under ${input.resultPolicy}` : ' under complete_only (assumed: no quote or receipt names the policy)';
   if (!rule.fee && creator + platform > 0n) {
-    breaches.push({ field: 'settlement.creatorFeeAtomic', cite: rule.cite, detail: `a ${outcome} run${input.resultPolicy ? ` under ${input.resultPolicy}` : ''} is charged ${creator + platform} of creator fee (creator ${creator} + platform ${platform}), but the rule allows: ${rule.says}` });
+    breaches.push({ field: 'settlement.creatorFeeAtomic', cite: rule.cite, detail: `a ${outcome} run${under} is charged ${creator + platform} of creator fee (creator ${creator} + platform ${platform}), but the rule allows: ${rule.says}` });
   }
   if (!rule.execution && execution > 0n) {
-    breaches.push({ field: 'settlement.executionChargeAtomic', cite: rule.cite, detail: `a ${outcome} run is charged ${execution} of execution, but the rule allows: ${rule.says}` });
+    breaches.push({ field: 'settlement.executionChargeAtomic', cite: rule.cite, detail: `a ${outcome} run${under} is charged ${execution} of execution, but the rule allows: ${rule.says}` });
   }
   if (rule.fee && creator + platform > 0n && input.quote) {
     const gross = amount(input.quote.grossCreatorFeeAtomic);
