@@ -1,5 +1,5 @@
 import { ApiError, createClient, railOf, type Client } from '../client/index.ts';
-import type { WaterfallInput } from './waterfall.ts';
+import { termsFromVersion, type WaterfallInput } from './waterfall.ts';
 import type { Profile } from './units.ts';
 
 /**
@@ -80,30 +80,7 @@ export function waterfallInputOf(collected: CollectedCase): WaterfallInput {
     run: (collected.run.run as Json | undefined) ?? null,
     events: (collected.run.events as unknown[] | undefined) ?? [],
     billing: collected.billing,
-    quote: (collected.receipt?.quote as Json | undefined) ?? termsFromVersion(collected),
+    quote: (collected.receipt?.quote as Json | undefined) ?? termsFromVersion((collected.export?.version as Json | undefined) ?? null, collected.profile, (collected.run.run as Json | undefined)?.status, collected.ledger?.find((line) => line.kind === 'reserve')?.amountAtomic),
     ledger: collected.ledger,
-  };
-}
-
-/**
- * Before a receipt exists (billing pending) no /v1 answer repeats the quote;
- * its terms follow from the export's immutable version (the tariff of the
- * run's profile, spec 2.7's 10% platform share) and the ledger's reservation.
- * A partial run can only pend under canonical_metadata (spec 3.3, 3.4).
- */
-function termsFromVersion(collected: CollectedCase): Json | null {
-  const version = collected.export?.version as Json | undefined;
-  const tariff = (version?.tariffs as Json[] | undefined)?.find((t) => t.profile === collected.profile);
-  if (!tariff || typeof tariff.creatorFeeAtomic !== 'string') return null;
-  const gross = BigInt(tariff.creatorFeeAtomic);
-  const reserve = collected.ledger?.find((line) => line.kind === 'reserve')?.amountAtomic;
-  const status = (collected.run.run as Json | undefined)?.status;
-  return {
-    ...(typeof reserve === 'string' ? { maximumBuyerDebitAtomic: reserve } : {}),
-    grossCreatorFeeAtomic: gross.toString(),
-    platformFeeAtomic: ((gross * 1000n) / 10000n).toString(),
-    feeBps: 1000,
-    unitCosts: { rpcCallAtomic: tariff.rpcCallAtomic },
-    resultPolicy: status === 'partial' ? 'canonical_metadata' : 'complete_only',
   };
 }

@@ -32,6 +32,8 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 export const BUNDLE_DOCUMENTS = ['export.json', 'receipt.json', 'billing.json', 'run.json', 'quote.json'];
 
 function kindOf(body: Json): { kind: DocumentKind; body: Json } | null {
+  // The console's saved evidence keeps the export with the artifact id its header named: { artifactId, export }.
+  if (isObject(body.export) && Object.keys(body).every((k) => k === 'export' || k === 'artifactId')) return kindOf(body.export);
   if (isObject(body.run) && isObject(body.version) && Array.isArray(body.events)) return { kind: 'export', body };
   if (isObject(body.run) && Array.isArray(body.events)) return { kind: 'run', body };
   if (isObject(body.quote) && isObject(body.settlement) && (isObject(body.payment) || 'receiptId' in body)) return { kind: 'receipt', body };

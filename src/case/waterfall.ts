@@ -137,6 +137,27 @@ function ledgerChecks(ledger: Json[], figures: { maximum: bigint | null; charged
   }
 }
 
+/**
+ * Before a receipt exists (billing pending) no /v1 answer repeats the quote;
+ * its terms follow from the export's immutable version (the tariff of the
+ * run's profile, spec 2.7's 10% platform share) and the reservation (the
+ * ledger's reserve line). A partial run can only pend under
+ * canonical_metadata (spec 3.3, 3.4).
+ */
+export function termsFromVersion(version: Json | null, profile: Profile | null, runStatus: unknown, reserveAtomic: unknown): Json | null {
+  const tariff = (version?.tariffs as Json[] | undefined)?.find((t) => t.profile === profile);
+  if (!tariff || typeof tariff.creatorFeeAtomic !== 'string') return null;
+  const gross = BigInt(tariff.creatorFeeAtomic);
+  return {
+    ...(typeof reserveAtomic === 'string' ? { maximumBuyerDebitAtomic: reserveAtomic } : {}),
+    grossCreatorFeeAtomic: gross.toString(),
+    platformFeeAtomic: ((gross * 1000n) / 10000n).toString(),
+    feeBps: 1000,
+    unitCosts: { rpcCallAtomic: tariff.rpcCallAtomic },
+    resultPolicy: runStatus === 'partial' ? 'canonical_metadata' : 'complete_only',
+  };
+}
+
 /** The waterfall as text: one line per part, human units and the exact atomic string. */
 export function waterfallText(input: WaterfallInput, waterfall: Waterfall): string {
   const out = [`Run ${input.runId}: ${String(input.run?.status ?? 'unknown')}, billing ${String(input.billing?.status ?? 'unknown')}, policy ${String(input.quote?.resultPolicy ?? 'unknown')}, paid in ${input.profile ?? 'an unknown asset'}`];

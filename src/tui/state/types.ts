@@ -139,7 +139,7 @@ export interface QuoteState {
   scroll: number;
 }
 
-export type RunView = 'status' | 'billing' | 'receipt' | 'export';
+export type RunView = 'status' | 'billing' | 'receipt' | 'export' | 'money';
 
 export interface RunListItem {
   id: string;
