@@ -1,6 +1,6 @@
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { importCase } from './check.ts';
+import { importCase } from './import.ts';
 import type { CollectedCase } from './collect.ts';
 import { waterfallInputOf } from './collect.ts';
 import { recogniseDocument, type CaseDocument } from './documents.ts';

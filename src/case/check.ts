@@ -1,11 +1,11 @@
 import { runScenario, type ScenarioResult } from '../scenario/runner.ts';
-import { validateScenario } from '../scenario/validate.ts';
 import type { Scenario } from '../scenario/format.ts';
+import { importCase } from './import.ts';
 import { auditSettlement, type Breach } from './audit.ts';
 import { compareSides, idMapper, type FieldRow } from './compare.ts';
 import type { CaseDocument } from './documents.ts';
-import { caseFacts, type CaseFacts } from './facts.ts';
-import { READ_STEPS, reproduceCase } from './reproduce.ts';
+import type { CaseFacts } from './facts.ts';
+import { READ_STEPS } from './reproduce.ts';
 
 /**
  * `case check`: import the documents, run the reproduction on a fresh
@@ -27,14 +27,6 @@ export interface CaseCheck {
   /** What the reproduction answered (null where it answered no 200). */
   reproduction: { run: Json | null; billing: Json | null; receipt: Json | null };
   agree: boolean;
-}
-
-export function importCase(documents: CaseDocument[]): { facts: CaseFacts; scenario: Scenario; assumptions: string[] } {
-  const facts = caseFacts(documents);
-  const { scenario, assumptions } = reproduceCase(facts);
-  // The scenario must be one the runner accepts as a file: check it as one.
-  validateScenario(JSON.parse(JSON.stringify(scenario)), '(reproduction)');
-  return { facts, scenario, assumptions };
 }
 
 export function auditFacts(facts: CaseFacts): Breach[] {

@@ -1,4 +1,4 @@
-import { importCase } from './check.ts';
+import { importCase } from './import.ts';
 import { recogniseDocument, type CaseDocument } from './documents.ts';
 import { type Profile } from './units.ts';
 import { buildWaterfall, termsFromVersion, waterfallText } from './waterfall.ts';

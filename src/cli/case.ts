@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { writeBundle } from '../case/bundle.ts';
-import { checkCase, importCase } from '../case/check.ts';
+import { checkCase } from '../case/check.ts';
+import { importCase } from '../case/import.ts';
 import { collectCase } from '../case/collect.ts';
 import { CaseInputError, readCaseDocuments } from '../case/documents.ts';
 import { checkText } from '../case/report.ts';

@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -35,9 +35,25 @@ describe('import boundaries', () => {
     const allowedPackages = ['ink', 'react', 'react/jsx-runtime', 'zustand', 'zustand/vanilla', '@alcalzone/ink-table'];
     for (const file of await sourcesUnder('src/tui')) {
       for (const { specifier } of await importsOf(file)) {
-        const allowed = allowedPackages.includes(specifier) || (specifier.startsWith('.') && !specifier.includes('sim/') && !/\.\.\/\.\.\/(?!client\/)/.test(specifier));
+        // Outside src/tui: the client, and the support case kit's plain modules (src/case; checked below to stay off sim/).
+        const allowed = allowedPackages.includes(specifier) || (specifier.startsWith('.') && !specifier.includes('sim/') && !/\.\.\/\.\.\/(?!client\/|case\/)/.test(specifier));
         expect(allowed, `${file} imports ${specifier}`).toBe(true);
       }
     }
+  });
+
+  it('nothing src/tui imports reaches sim/, following every relative import to its end', async () => {
+    const seen = new Set<string>();
+    const visit = async (file: string, via: string): Promise<void> => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      expect(file.startsWith('sim/'), `${via} reaches ${file}`).toBe(false);
+      for (const { specifier, isTypeOnly } of await importsOf(file)) {
+        if (!specifier.startsWith('.') || isTypeOnly) continue;
+        await visit(relative('.', resolve(dirname(file), specifier)), `${via} → ${file}`);
+      }
+    };
+    for (const file of await sourcesUnder('src/tui')) await visit(file, 'src/tui');
+    expect([...seen].some((f) => f.startsWith('src/case/'))).toBe(true);
   });
 });
