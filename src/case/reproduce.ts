@@ -1,4 +1,5 @@
 import type { Scenario, Step } from '../scenario/format.ts';
+import { CaseInputError } from './documents.ts';
 import type { CaseFacts } from './facts.ts';
 import { accountTypeOf, railOfProfile, type Profile } from './units.ts';
 
@@ -35,8 +36,9 @@ export interface Reproduction {
 
 export function reproduceCase(facts: CaseFacts): Reproduction {
   const assumptions: string[] = [];
-  if (!facts.listingId) throw new Error('the documents name no listing (send the export or the quote)');
-  if (!facts.input) throw new Error('the documents hold no run input (send the export, the run read or the quote)');
+  const sent = [...new Set(Object.values(facts.files))].join(', ') || '(documents)';
+  if (!facts.listingId) throw new CaseInputError(sent, 'listingId', 'is in none of these documents: send the export, the run read, the receipt or the quote too');
+  if (!facts.input) throw new CaseInputError(sent, 'input', 'is in none of these documents: send the export, the run read, the receipt or the quote too');
   const profile = chooseProfile(facts, assumptions);
   const rail = railOfProfile(profile);
   const quote = facts.quote;
@@ -93,7 +95,7 @@ export function reproduceCase(facts: CaseFacts): Reproduction {
 
   const reorg = reorgNeeded(facts);
   if (reorg) {
-    if (!e.startedAt) throw new Error('a reorg case needs the run\'s start (its "started" event)');
+    if (!e.startedAt) throw new CaseInputError(facts.files.run ?? sent, 'events', 'hold no "started" event: a reorg case needs the time the run pinned its block');
     steps.push({ name: 'the worker starts and pins the chain head', advance: { to: at(e.startedAt) } });
     steps.push({ name: `a reorg replaces the pinned ${reorg} block, so the facts are no longer at a canonical block (spec 3.4)`, reorg: { chain: reorg, depth: 1 } });
     assumptions.push(`reorg: canonical_metadata charged nothing although the five facts were observed, so the pinned ${reorg} block was reorganised away before completion; the reproduction replaces it right after the start`);

@@ -73,6 +73,10 @@ describe('case import and check refuse bad input', () => {
     await refused([await file('receipt.json', paid.receipt), await file('export-other.json', exported)], 'export-other.json', 'version.tariffs');
   });
 
+  it('a billing alone cannot be reproduced: it names the listing it lacks', async () => {
+    await refused([await file('billing-alone.json', paid.billing)], 'billing-alone.json', 'listingId');
+  });
+
   it('documents about two different runs name the run id', async () => {
     const billing = clone(paid.billing) as Json;
     billing.runId = '0b7f1e52-3a4c-4d5e-8f60-718293a4b5c6';
