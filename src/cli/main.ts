@@ -1,20 +1,24 @@
 import { UsageError } from './args.ts';
 import { serveCommand } from './serve.ts';
 
-/** argv → tui | serve | scenario | webhook listen | webhook probe. */
+/** argv → tui | serve | scenario | webhook listen | webhook probe | case import/check/export | explain. */
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   tui: async (argv) => (await import('./tui.ts')).tuiCommand(argv),
   serve: serveCommand,
   scenario: async (argv) => (await import('./scenario.ts')).scenarioCommand(argv),
   webhook: async (argv) => (await import('./webhook.ts')).webhookCommand(argv),
+  case: async (argv) => (await import('./case.ts')).caseCommand(argv),
+  explain: async (argv) => (await import('./explain.ts')).explainCommand(argv),
 };
 
-const USAGE = `Usage: understudy [tui|serve|scenario|webhook] [flags]
+const USAGE = `Usage: understudy [tui|serve|scenario|webhook|case|explain] [flags]
   tui (default)      the terminal console with the simulator embedded
   serve              the simulator alone, headless
   scenario FILE...   run scenario files headless
   webhook listen     a local receiver for signed webhook deliveries
   webhook probe URL  checks your receiver against spec 6.2's receiver rules
+  case import|check|export   the support case kit: reproduce a customer's run and compare (docs/support.md)
+  explain RUN_ID     one run's money, part by part
 Run a command with --help for its flags.
 `;
 

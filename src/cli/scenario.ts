@@ -20,9 +20,11 @@ export async function scenarioCommand(argv: string[]): Promise<number> {
   let formatErrors = 0;
   for (const file of positionals) {
     try {
-      const result = await runScenario(await loadScenario(file), file);
+      const scenario = await loadScenario(file);
+      const result = await runScenario(scenario, file);
       results.push(result);
-      if (!flags.json) process.stdout.write(textTranscript(result));
+      // A reproduced case says what it chose where the customer's documents were silent.
+      if (!flags.json) process.stdout.write((scenario.assumptions ?? []).map((a) => `assumed: ${a}\n`).join('') + textTranscript(result));
     } catch (error) {
       if (!(error instanceof ScenarioFormatError)) throw error;
       formatErrors += 1;

@@ -48,6 +48,7 @@ export type Step =
 export interface Scenario {
   name: string;
   description?: string;
+  assumptions?: string[];
   seed?: number | string;
   env?: 'test' | 'production';
   limits?: 'on' | 'off';

@@ -83,6 +83,8 @@ export const scenarioSchema = {
     $schema: { type: 'string' },
     name: { type: 'string', minLength: 1, maxLength: 200 },
     description: { type: 'string' },
+    /** What the author could not know and chose (a support case's reproduction lists them; shown in the transcript). */
+    assumptions: { type: 'array', items: { type: 'string', minLength: 1 } },
     seed: { type: ['integer', 'string'] },
     env: { enum: ['test', 'production'] },
     limits: { enum: ['on', 'off'] },

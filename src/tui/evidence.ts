@@ -1,5 +1,6 @@
 import { isClientError, railOf, type Client, type SimLedgerEntry } from '../client/index.ts';
 import { formatProfileAmount } from './amount.ts';
+import { caseParts } from '../case/saved-evidence.ts';
 import type { ConsoleService, Environment } from './state/types.ts';
 
 /**
@@ -70,7 +71,10 @@ export async function collectEvidence(request: EvidenceRequest): Promise<Record<
     ['ledger.json', ledger],
   ];
   for (const [name, part] of parts) if (part?.ok) files[name] = json(part.value);
-  files['summary.md'] = summary(request, { run, billing, ledger }, parts);
+  // The support case kit's parts: the reproducing scenario and the money waterfall (docs/support.md).
+  const kit = caseParts(files, runId, profile);
+  files['summary.md'] = `${summary(request, { run, billing, ledger }, parts)}\n${kit.summary}`;
+  if (kit.scenario) files['scenario.json'] = kit.scenario;
   return files;
 }
 

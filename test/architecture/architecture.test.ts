@@ -69,6 +69,31 @@ describe('boundaries', () => {
   }
 });
 
+describe('reach', () => {
+  /** Every file the given files reach through run-time imports, each with the path that reached it. */
+  const reachFrom = (starts: string[]) => {
+    const via = new Map<string, string>(starts.map((f) => [f, f]));
+    const queue = [...starts];
+    while (queue.length > 0) {
+      const file = queue.shift()!;
+      for (const e of edges) {
+        if (e.from !== file || e.kind !== 'runtime' || e.isPackage || e.isBuiltin || via.has(e.target)) continue;
+        via.set(e.target, `${via.get(file)} → ${e.target}`);
+        queue.push(e.target);
+      }
+    }
+    return via;
+  };
+
+  it('nothing the console runs reaches sim/ or an in-process simulator, however many imports away', () => {
+    const reached = reachFrom(files.filter((f) => f.startsWith('src/tui/')));
+    // The walk follows imports out of src/tui: it reaches the client and the case kit.
+    expect([...reached.keys()].some((f) => f.startsWith('src/case/'))).toBe(true);
+    const bad = [...reached].filter(([f]) => f.startsWith('sim/') || f.startsWith('src/library/')).map(([, path]) => path);
+    expect(bad).toEqual([]);
+  });
+});
+
 describe('cycles', () => {
   it('no import cycle anywhere in src/ and sim/ (type imports included)', () => {
     const described = importCycles(edges).map(({ path, files: among }) => `${path.join(' → ')}${among.length > path.length - 1 ? ` (one of the cycles among ${among.join(', ')})` : ''}`);

@@ -1,18 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFlags, SIMULATOR_FLAGS, UsageError } from '../../src/cli/args.ts';
+import { cli, ROOT } from '../helpers/cli.ts';
 
 /** Flags and paths a stranger types: refused with the flag named, before anything is written. */
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
-const MAIN = join(ROOT, 'src/cli/main.ts');
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -22,22 +17,6 @@ async function scratch(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'understudy-flags-'));
   dirs.push(dir);
   return dir;
-}
-
-/** The CLI run from `cwd`; a command that wrongly starts serving is stopped after a while and reads as exit null. */
-function cli(args: string[], cwd: string): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const stop = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('exit', (code) => {
-      clearTimeout(stop);
-      resolve({ code, stderr, stdout });
-    });
-  });
 }
 
 describe('--store', () => {

@@ -52,7 +52,7 @@ describe('evidence for a ticket', () => {
     await c.waitForFrame('✔ saved summary.md and 5 answers to');
     const folder = join(dir, 'evidence', `run-${runId}`);
     expect(c.store.getState().notice).toBe(`saved summary.md and 5 answers to ${folder}`);
-    expect((await readdir(folder)).sort()).toEqual(['billing.json', 'export.json', 'ledger.json', 'receipt.json', 'run.json', 'summary.md']);
+    expect((await readdir(folder)).sort()).toEqual(['billing.json', 'export.json', 'ledger.json', 'receipt.json', 'run.json', 'scenario.json', 'summary.md']);
 
     const read = async (name: string) => JSON.parse(await readFile(join(folder, name), 'utf8'));
     const client = createClient({ baseUrl: c.wiring.options.service!.url, key: c.store.getState().keys[0].secret });

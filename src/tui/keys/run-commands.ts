@@ -24,6 +24,7 @@ export const runCommands: Command[] = [
   runView('run-billing', 'b', 'billing', 'billing'),
   runView('run-receipt', 'i', 'receipt', 'receipt'),
   runView('run-export', 'e', 'export', 'export'),
+  runView('run-money', 'm', 'money', 'money: explain'),
   { id: 'run-evidence', scope: 'run', keys: [{ input: 'w' }], label: 'w', description: 'save evidence', run: ({ actions }) => void actions.run.saveEvidence() },
   { id: 'run-cancel', scope: 'run', keys: [{ input: 'x' }], label: 'x', description: 'cancel run', when: runCancellable, run: ({ actions }) => actions.run.cancelRun() },
   // Reads left unconfirmed (spec 3.3: billing pending) are resolved by the operator, here through /sim.

@@ -14,6 +14,7 @@ import { useCommands } from '../use-commands.ts';
 import { useViewport } from '../viewport.ts';
 import type { DetailLine } from './agent-lines.ts';
 import { billingLines, clockTime, exportLines, receiptLines } from './detail-lines.ts';
+import { moneyLines } from './money-lines.ts';
 
 /** Seconds from the first event, with tenths when the step fell between seconds. */
 function offsetOf(event: RunEvent, first: RunEvent | undefined): string {
@@ -69,7 +70,7 @@ function RunList() {
   );
 }
 
-const VIEW_TITLES = { status: 'status and events', billing: 'billing', receipt: 'settlement receipt', export: 'export' } as const;
+const VIEW_TITLES = { status: 'status and events', billing: 'billing', receipt: 'settlement receipt', export: 'export', money: 'money, part by part (understudy explain)' } as const;
 
 /** One run: live status, the timeline, reads against the agent's maximum, and its money views. */
 function RunDetail() {
@@ -87,9 +88,10 @@ function RunDetail() {
     if (view !== 'status' && run.isViewLoading) return [{ text: `Reading the ${VIEW_TITLES[view]}…`, tone: 'muted' }];
     if (view === 'billing') return billing ? billingLines(billing, profile, width) : [{ text: 'No billing read (yet): see the error line.', tone: 'muted' }];
     if (view === 'receipt') return receipt ? receiptLines(receipt, profile, width) : [{ text: 'No receipt: there is one only once the billing is settled (spec 4.9).', tone: 'muted' }];
+    if (view === 'money') return moneyLines(run, profile, width);
     if (view === 'export') return exported ? exportLines(exported.export, exported.artifactId, exported.bytes, profile, width) : [{ text: 'No export: there is one only for a run with a report (spec 4.8).', tone: 'muted' }];
     return read ? timelineLines(read.events ?? [], profile, width) : [];
-  }, [view, billing, receipt, exported, read, profile, columns, run.isViewLoading]);
+  }, [view, billing, receipt, exported, read, profile, columns, run]);
   const maxScroll = maxScrollOf(lines, viewport);
   useCommands('run', { view: { maxScroll, pageRows: viewport - 1 } });
 

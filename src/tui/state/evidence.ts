@@ -29,7 +29,9 @@ export function evidenceActions({ set, get, client }: SliceContext, save: Eviden
         });
         const folder = await save(`run-${run.runId}`, files);
         // The folder last: a long path is what the notice line may cut.
-        set({ notice: `saved summary.md and ${Object.keys(files).length - 1} answers to ${folder}` });
+        // summary.md and the reproducing scenario.json are written here; the rest are the service's answers.
+        const answers = Object.keys(files).filter((name) => name !== 'summary.md' && name !== 'scenario.json').length;
+        set({ notice: `saved summary.md and ${answers} answers to ${folder}` });
       } catch (error) {
         set({ notice: null, error: { code: 'console_error', message: `The evidence was not saved: ${error instanceof Error ? error.message : String(error)}`, status: null } });
       }

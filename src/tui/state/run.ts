@@ -3,7 +3,7 @@ import { clampScroll } from './scroll.ts';
 import type { SliceContext } from './call.ts';
 import { runPoller } from './run-poll.ts';
 
-export type RunView = 'status' | 'billing' | 'receipt' | 'export';
+export type RunView = 'status' | 'billing' | 'receipt' | 'export' | 'money';
 
 export interface RunListItem {
   id: string;
@@ -113,8 +113,15 @@ export function runActions({ set, get, call, subscribe }: SliceContext, client: 
     }
   }
 
-  async function readView(runId: string, view: RunView) {
-    if (view === 'billing') {
+  async function readView(runId: string, view: RunView): Promise<void> {
+    // The money view (`understudy explain`) reads what it is computed from.
+    if (view === 'money') {
+      // Only what exists is asked for, so no expected 404 (pending: no receipt) or 409 (no report: no export) shows as an error.
+      await readView(runId, 'billing');
+      if (get().run.billing?.status === 'settled') await readView(runId, 'receipt');
+      const status = get().run.read?.run.status;
+      if (status === 'succeeded' || status === 'partial') await readView(runId, 'export');
+    } else if (view === 'billing') {
       const rail = await profile();
       if (!rail) return;
       const result = await call((c) => c.v1.billing(railOf(rail), runId));

@@ -4,7 +4,8 @@ import { errors } from '../../../domain/errors.ts';
 import { reconcileRun, scriptRun } from '../../../domain/run-worker.ts';
 import { billingView, eventsOf, expireExport, runView } from '../../../domain/run-views.ts';
 import type { ScriptBody } from '../../../domain/run-plan.ts';
-import { setListingActive } from '../../../domain/listings-admin.ts';
+import { publishListingVersion, setListingActive } from '../../../domain/listings-admin.ts';
+import type { ListingVersion } from '../../../domain/catalog-types.ts';
 import { platformQueue, setPlatformQueueBound } from '../../../domain/platform-queue.ts';
 import type { Simulator } from '../../../simulator.ts';
 import { AmountInput, IdParams, Uuid } from '../../schemas/common.ts';
@@ -23,6 +24,35 @@ const ScriptSchema = Type.Object(
     coverageGaps: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 10 })),
     // Up to twice the largest maximumOutputBytes of the catalog (1 MiB): enough to go over any agent's limit.
     outputBytes: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_097_152 })),
+  },
+  { additionalProperties: false },
+);
+
+/** An immutable listing version as the export shows it (spec 2.12): the fields quotes and runs read are required. */
+const Tariff = Type.Object(
+  {
+    profile: Type.String({ minLength: 1, maxLength: 40 }),
+    creatorFeeAtomic: AmountInput,
+    rpcCallAtomic: AmountInput,
+    model: Type.Union([Type.Null(), Type.Object({ costCapAtomic: AmountInput, rateAtomic: AmountInput }, { additionalProperties: false })]),
+  },
+  { additionalProperties: false },
+);
+const VersionSchema = Type.Object(
+  {
+    id: Uuid,
+    listingId: Uuid,
+    priceRevision: Type.Integer({ minimum: 0 }),
+    createdAt: Type.String({ format: 'date-time' }),
+    manifest: Type.Object(
+      {
+        limits: Type.Object({ maximumRpcCalls: Type.Integer({ minimum: 0 }), maximumDurationMs: Type.Integer({ minimum: 1 }), maximumOutputBytes: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+        inputFields: Type.Array(Type.Object({ name: Type.String() }, { additionalProperties: true })),
+      },
+      { additionalProperties: true },
+    ),
+    tariffs: Type.Array(Tariff, { minItems: 1, maxItems: 10 }),
+    resultContracts: Type.Array(Type.Object({ policy: Type.String(), contract: Type.String() }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
@@ -75,6 +105,14 @@ export function controlRunRoutes(app: FastifyInstance, sim: Simulator): void {
   app.put('/sim/platform-queue', {
     schema: { ...hide, body: Type.Object({ platformQueueBound: Type.Integer({ minimum: 0, maximum: 1_000_000 }) }, { additionalProperties: false }) },
     handler: async (request) => ({ queue: setPlatformQueueBound(deps, (request.body as { platformQueueBound: number }).platformQueueBound) }),
+  });
+
+  app.put('/sim/listings/:id/versions/:versionId', {
+    schema: { ...hide, params: Type.Object({ id: Uuid, versionId: Uuid }), body: VersionSchema },
+    handler: async (request) => {
+      const { id, versionId } = request.params as { id: string; versionId: string };
+      return publishListingVersion(deps, id, versionId, request.body as ListingVersion);
+    },
   });
 
   app.patch('/sim/listings/:id', {
