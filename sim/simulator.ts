@@ -18,6 +18,9 @@ import { errors } from './domain/errors.ts';
 import { checkSnapshotDocument } from './domain/snapshot-check.ts';
 import { LIMITS } from './domain/rate-limits.ts';
 
+/** The domain's dependencies with the store as the file store it is here (the domain sees only its port). */
+export type SimulatorDeps = Omit<Deps, 'store'> & { store: FileStore<Collections> };
+
 export interface SimulatorSnapshot {
   format: 'understudy-snapshot';
   version: 1;
@@ -69,7 +72,7 @@ export class Simulator {
   private stopTicking: (() => void) | null = null;
 
   private constructor(
-    readonly deps: Deps,
+    readonly deps: SimulatorDeps,
     /** The seed this process was started with or last reset to: the store does not keep it (docs/decisions.md, Threat model). */
     private seed: string,
     readonly created: boolean,
@@ -115,7 +118,7 @@ export class Simulator {
     if (sealing.text !== keptKey) await writeSealingKey(secretsPath, sealing.text);
     const random = new SeededRandom(generatorState(store.getMeta('random'), seed));
     await dropStoredSecrets(store, random.snapshot());
-    const deps: Deps = { clock, random, sealing, store, env: options.env ?? 'test' };
+    const deps: SimulatorDeps = { clock, random, sealing, store, env: options.env ?? 'test' };
     for (const balance of store.all('balances')) assertBalanceInvariant(balance);
     return new Simulator(deps, seed, created, options.limits ?? true, options.controlToken ?? null, options.send ?? sendWebhook, options.realTime ?? monotonicMs, {
       maxJobsPerAdvance: options.maxJobsPerAdvance,
