@@ -16,7 +16,6 @@ import { registerJobHandlers } from './domain/job-handlers.ts';
 import { sendWebhook, type WebhookSender } from './runtime/webhook-sender.ts';
 import { errors } from './domain/errors.ts';
 import { checkSnapshotDocument } from './domain/snapshot-check.ts';
-import { LIMITS } from './domain/rate-limits.ts';
 
 /** The domain's dependencies with the store as the file store it is here (the domain sees only its port). */
 export type SimulatorDeps = Omit<Deps, 'store'> & { store: FileStore<Collections> };
@@ -96,7 +95,7 @@ export class Simulator {
         else this.monitorIndex.observe(collection, id, row);
       },
     });
-    registerJobHandlers(this);
+    registerJobHandlers(this.scheduler, deps, send);
   }
 
   static async open(options: SimulatorOptions): Promise<Simulator> {
@@ -131,13 +130,39 @@ export class Simulator {
   }
 
 
-  /** Monitor creation: 10 per minute per owner (spec 8), unless limits are off. */
-  createMonitorLimited<T>(accountId: string, create: () => T): T {
-    if (this.limitsOn) {
-      const taken = this.windows.take(`monitors:${accountId}`, LIMITS.monitorCreationsPerMinute, this.deps.clock.now());
-      if (!taken.allowed) throw errors.tooManyRequests(taken.retryAfterSeconds);
-    }
-    return create();
+  clockView(): { now: string; mode: ClockMode } {
+    return { now: this.deps.clock.nowIso(), mode: this.deps.clock.mode };
+  }
+
+  /**
+   * POST /sim/clock/advance: to an instant (never back), by seconds from this
+   * request's instant, or to the next due job; answers the instant reached, not
+   * a later read (in realtime mode time moves on while answering).
+   */
+  async advanceClock(to: { to: string } | { seconds: number } | { next: true }): Promise<{ now: string; processed: Advanced['processed'] }> {
+    let advanced: Advanced;
+    if ('to' in to) {
+      const toMs = Date.parse(to.to);
+      if (toMs < this.deps.clock.now()) throw errors.invalidInput(`body: 'to' (${to.to}) is before the current simulated time ${this.deps.clock.nowIso()}; the clock only moves forward.`);
+      advanced = await this.advance({ toMs });
+    } else if ('seconds' in to) advanced = await this.advance({ seconds: to.seconds, from: this.deps.clock.now() });
+    else advanced = await this.advance({ next: true });
+    return { now: new Date(advanced.reachedMs).toISOString(), processed: advanced.processed };
+  }
+
+  recentRequests(limit?: number) {
+    return this.telemetry.recentRequests(limit);
+  }
+
+  /** The store's layout (docs/decisions.md, store layout). */
+  storeFigures() {
+    return this.deps.store.figures();
+  }
+
+  /** A checkpoint on demand: what runs by itself every 50,000 journal lines and at shutdown. */
+  async checkpoint() {
+    await this.deps.store.checkpoint();
+    return this.deps.store.figures();
   }
 
   /** Keeps due jobs running in realtime mode while nobody calls (webhook retries, run steps). */
@@ -224,6 +249,9 @@ export class Simulator {
     return this.deps.store.close();
   }
 }
+
+/** What the control API (contract section 2) does to the simulator as a whole. */
+export type SimulatorControl = Pick<Simulator, 'reset' | 'clockView' | 'advanceClock' | 'recentRequests' | 'exportSnapshot' | 'importSnapshot' | 'storeFigures' | 'checkpoint'>;
 
 /**
  * The generator's state from what a store or snapshot holds: the ratchet state,

@@ -1,5 +1,5 @@
 import { assertChain, mineBlocks, reorg, type LogInput } from './chains.ts';
-import { transact, type Deps } from './context.ts';
+import { transact, type Deps, type StoreTx } from './context.ts';
 import { errors } from './errors.ts';
 import { schedule } from './jobs.ts';
 import { retractForReorg, wakeMonitors } from './monitor-engine.ts';
@@ -14,6 +14,36 @@ import { retractForReorg, wakeMonitors } from './monitor-engine.ts';
 export interface ChainScript {
   description?: string;
   entries: Array<{ afterSeconds: number; chain: string; count?: number; logs?: LogInput[]; reorg?: { depth: number; logs?: LogInput[] } }>;
+}
+
+/**
+ * Checks a script as read from fixtures/chains/NAME.json (`text`, or null when
+ * there is no such file) and gives its entries.
+ */
+export function parseChainScript(name: string, text: string | null): ChainScript {
+  if (text === null) throw errors.notFound(`No chain script named '${name}' in fixtures/chains/.`);
+  let script: ChainScript;
+  try {
+    script = JSON.parse(text);
+  } catch (error) {
+    throw errors.invalidInput(`fixtures/chains/${name}.json is not valid JSON (${(error as Error).message}).`);
+  }
+  if (!script || !Array.isArray(script.entries)) throw errors.invalidInput(`fixtures/chains/${name}.json has no "entries" array.`);
+  return script;
+}
+
+/** Mines `count` blocks (the first holding `logs`) and lets the chain's monitors look: what a script entry and POST /sim/chains/{chain}/blocks do. */
+export function mineAndWake(deps: Deps, tx: StoreTx, chain: string, count: number, logs: LogInput[]) {
+  const mined = mineBlocks(deps, tx, chain, count, logs);
+  wakeMonitors(deps, tx, chain);
+  return mined;
+}
+
+/** Replaces the newest `depth` blocks and retracts what monitors reported from the removed logs. */
+export function reorgAndRetract(deps: Deps, tx: StoreTx, chain: string, depth: number, logs: LogInput[]) {
+  const replaced = reorg(deps, tx, chain, depth, logs);
+  retractForReorg(deps, tx, chain, replaced.removed, BigInt(replaced.blocks[0].number));
+  return replaced;
 }
 
 export function scheduleChainScript(deps: Deps, name: string, script: ChainScript): { script: string; scheduled: number } {
@@ -38,13 +68,8 @@ export function runChainScriptEntry(deps: Deps, id: string): void {
   transact(deps, (tx) => {
     const entry = tx.get('chainScriptEntries', id);
     if (!entry) return;
-    if (entry.reorgDepth !== null) {
-      const replaced = reorg(deps, tx, entry.chain, entry.reorgDepth, entry.logs);
-      retractForReorg(deps, tx, entry.chain, replaced.removed, BigInt(replaced.blocks[0].number));
-    } else {
-      mineBlocks(deps, tx, entry.chain, entry.count, entry.logs);
-      wakeMonitors(deps, tx, entry.chain);
-    }
+    if (entry.reorgDepth !== null) reorgAndRetract(deps, tx, entry.chain, entry.reorgDepth, entry.logs);
+    else mineAndWake(deps, tx, entry.chain, entry.count, entry.logs);
     tx.delete('chainScriptEntries', id);
   });
 }
