@@ -62,7 +62,13 @@ export async function buildSimulator(
   installErrorHandling(app, sim.controlToken);
   installJsonBody(app);
   installOpenApi(app);
-  installLifecycle(app, sim);
+  installLifecycle(app, {
+    clock: sim.deps.clock,
+    store: sim.deps.store,
+    telemetry: sim.telemetry,
+    controlToken: sim.controlToken,
+    catchUpUnlessBusy: () => (sim.scheduler.isBusy ? undefined : sim.catchUp()),
+  });
   installAuth(app, { clock: sim.deps.clock, env: sim.deps.env, keys: services.keys, limits: services.limits, telemetry: sim.telemetry });
   const browsers = installBrowserAccess(app, options.corsOrigins ?? []);
   registerRoutes(app, services, sim);
