@@ -9,7 +9,7 @@ import { installJsonBody } from './http/plugins/json-body.ts';
 import { installBrowserAccess } from './http/plugins/browsers.ts';
 import { installOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
-import { createServices, type Services } from './domain/services/index.ts';
+import { createServices, type Services } from './domain/services.ts';
 import { readChainScriptText } from './runtime/chain-script-file.ts';
 
 /** Spec 8: request bodies up to 262144 bytes. */

@@ -5,14 +5,15 @@ import { FileStore, type Snapshot, type StoreFs, type StoreWriteError } from './
 import { readSealingKey, secretsPathOf, writeSealingKey } from './store/secrets-file.ts';
 import { STORE_LAYOUT, type Collections } from './domain/collections.ts';
 import { transact, type Deps } from './domain/context.ts';
-import type { Environment, Job } from './domain/records.ts';
-import { Scheduler, type Advanced, type SchedulerOptions } from './domain/jobs.ts';
-import { MonitorIndex } from './domain/monitor-index.ts';
-import { Telemetry, type TelemetryState } from './domain/telemetry.ts';
-import { RollingWindows } from './domain/rate-limits.ts';
-import { assertBalanceInvariant } from './domain/ledger.ts';
+import type { Environment } from './domain/keys/index.ts';
+import type { Job } from './domain/jobs/index.ts';
+import { Scheduler, type Advanced, type SchedulerOptions } from './domain/jobs/index.ts';
+import { MonitorIndex } from './domain/chains/index.ts';
+import { Telemetry, type TelemetryState } from './domain/keys/index.ts';
+import { RollingWindows } from './domain/keys/index.ts';
+import { assertBalanceInvariant } from './domain/quotes/index.ts';
 import { buildListingFixtures } from '../fixtures/listings/index.ts';
-import { registerJobHandlers } from './domain/job-handlers.ts';
+import { registerJobHandlers } from './domain/jobs/index.ts';
 import { sendWebhook, type WebhookSender } from './runtime/webhook-sender.ts';
 import { errors } from './domain/errors.ts';
 import { checkSnapshotDocument } from './domain/snapshot-check.ts';
@@ -41,7 +42,7 @@ export interface SimulatorOptions {
    * default. Scenario runs pass one that stands still, tests one they move.
    */
   realTime?: RealTime;
-  /** The runaway bound of one advance (sim/domain/jobs.ts); tests lower it. */
+  /** The runaway bound of one advance (sim/domain/jobs/scheduler.ts); tests lower it. */
   maxJobsPerAdvance?: number;
   /** The files the store writes go through (tests hand in a disk that fills up). */
   storeFs?: StoreFs;
@@ -64,7 +65,7 @@ export function initialSnapshot(seed: string, clock: ClockState): Snapshot {
  */
 export class Simulator {
   readonly scheduler: Scheduler;
-  /** Blocks holding chain logs and reported monitor events, kept in memory (see sim/domain/monitor-index.ts). */
+  /** Blocks holding chain logs and reported monitor events, kept in memory (see sim/domain/chains/monitor-index.ts). */
   readonly monitorIndex: MonitorIndex;
   readonly telemetry: Telemetry;
   readonly windows: RollingWindows;

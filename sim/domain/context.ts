@@ -1,7 +1,7 @@
 import type { Clock } from '../runtime/clock.ts';
 import type { SeededRandom } from '../runtime/random.ts';
 import type { SealingKey } from '../runtime/sealing.ts';
-import type { Environment } from './records.ts';
+import type { Environment } from './keys/records.ts';
 import type { StorePort, StoreTx } from './store-port.ts';
 
 export type { StoreTx };

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Simulator } from '../../sim/simulator.ts';
 import type { DemoCredential } from '../../sim/domain/demo.ts';
 import type { Scenario, Step } from './format.ts';
-import { redactCredentials } from '../../sim/domain/credentials.ts';
+import { redactCredentials } from '../../sim/domain/keys/index.ts';
 
 /**
  * Records a session as a scenario that replays to the same answers: every

@@ -1,4 +1,4 @@
-import { signatureMatches, signPayload } from '../../sim/domain/signing.ts';
+import { signatureMatches, signPayload } from '../../sim/domain/deliveries/index.ts';
 
 /**
  * Verifying a signed delivery the way spec 6.2's receiver rules ask: HMAC over

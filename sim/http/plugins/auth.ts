@@ -1,10 +1,10 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { errors, ServiceError } from '../../domain/errors.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import type { ApiKeyRecord, Environment, Scope } from '../../domain/records.ts';
-import { LIMITS } from '../../domain/rate-limits.ts';
-import type { KeysService, LimitsService } from '../../domain/services/index.ts';
-import type { Telemetry } from '../../domain/telemetry.ts';
+import type { ApiKeyRecord, Environment, Scope } from '../../domain/keys/index.ts';
+import { LIMITS } from '../../domain/keys/index.ts';
+import type { KeysService, LimitsService } from '../../domain/services.ts';
+import type { Telemetry } from '../../domain/keys/index.ts';
 import { prependRouteHook, scopeOf } from './route-scope.ts';
 
 /** How a /v1 route authenticates (spec 5 and the scope table). */

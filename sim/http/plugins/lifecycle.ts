@@ -3,7 +3,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyReques
 import { errors } from '../../domain/errors.ts';
 import { prependRouteHook, scopeOf, unmatchedScope } from './route-scope.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import type { Telemetry } from '../../domain/telemetry.ts';
+import type { Telemetry } from '../../domain/keys/index.ts';
 
 /**
  * Hooks around every request: realtime catch-up of due jobs before it runs,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../domain/services/index.ts';
+import type { Services } from '../../domain/services.ts';
 import type { SimulatorControl } from '../../simulator.ts';
 import { installCanonicalIds } from '../canonical-ids.ts';
 import { buyerKeyRoutes } from './v1/buyer-key.ts';

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '../../schemas/json-schema.ts';
-import type { CreateKeyInput } from '../../../domain/keys.ts';
-import type { Profile } from '../../../domain/catalog-types.ts';
-import type { KeysService, LedgerService, PlatformService } from '../../../domain/services/index.ts';
+import type { CreateKeyInput } from '../../../domain/keys/index.ts';
+import type { Profile } from '../../../domain/catalog/index.ts';
+import type { KeysService, LedgerService, PlatformService } from '../../../domain/services.ts';
 import type { SimulatorControl } from '../../../simulator.ts';
 import { JSON_TYPE } from '../../answer-cache.ts';
 import { AmountInput, IdParams, Uuid } from '../../schemas/common.ts';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import type { LogInput } from '../../../domain/chains.ts';
-import type { CreateMonitorBody as CreateInput } from '../../../domain/monitors.ts';
-import type { ChainsService, DeliveriesService, MonitorsService } from '../../../domain/services/index.ts';
+import type { LogInput } from '../../../domain/chains/index.ts';
+import type { CreateMonitorBody as CreateInput } from '../../../domain/chains/index.ts';
+import type { ChainsService, DeliveriesService, MonitorsService } from '../../../domain/services.ts';
 import { IdParams, Uuid } from '../../schemas/common.ts';
 import { CreateMonitorBody } from '../../schemas/monitor.ts';
 

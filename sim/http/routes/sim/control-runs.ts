@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import type { ScriptBody } from '../../../domain/run-plan.ts';
-import type { CatalogService, RunsService } from '../../../domain/services/index.ts';
+import type { ScriptBody } from '../../../domain/runs/index.ts';
+import type { CatalogService, RunsService } from '../../../domain/services.ts';
 import { AmountInput, IdParams, Uuid } from '../../schemas/common.ts';
 
 /** Control API for runs, listings and the platform queue (contract section 2). */

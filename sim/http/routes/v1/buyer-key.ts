@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import type { KeysService } from '../../../domain/services/index.ts';
+import type { KeysService } from '../../../domain/services.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, NoQuery } from '../../schemas/common.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import type { PlatformService } from '../../../domain/services/index.ts';
+import type { PlatformService } from '../../../domain/services.ts';
 import { errorResponses, NoQuery } from '../../schemas/common.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import type { CatalogQuery } from '../../../domain/catalog.ts';
-import type { Rail } from '../../../domain/assets.ts';
-import type { CatalogService } from '../../../domain/services/index.ts';
+import type { CatalogQuery } from '../../../domain/catalog/index.ts';
+import type { Rail } from '../../../domain/catalog/index.ts';
+import type { CatalogService } from '../../../domain/services.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, NoQuery } from '../../schemas/common.ts';
 import { AnswerCache, JSON_TYPE } from '../../answer-cache.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import type { CreateMonitorBody as CreateInput } from '../../../domain/monitors.ts';
-import type { MonitorsService } from '../../../domain/services/index.ts';
+import type { CreateMonitorBody as CreateInput } from '../../../domain/chains/index.ts';
+import type { MonitorsService } from '../../../domain/services.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, IdParams, NoQuery, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { CreateMonitorBody, MonitorCreated, MonitorDetail } from '../../schemas/monitor.ts';

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import type { AcceptBody as AcceptInput } from '../../../domain/acceptance.ts';
-import type { Rail } from '../../../domain/assets.ts';
-import type { CreateQuoteBody } from '../../../domain/quotes.ts';
-import type { QuotesService } from '../../../domain/services/index.ts';
+import type { AcceptBody as AcceptInput } from '../../../domain/quotes/index.ts';
+import type { Rail } from '../../../domain/catalog/index.ts';
+import type { CreateQuoteBody } from '../../../domain/quotes/index.ts';
+import type { QuotesService } from '../../../domain/services.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, IdParams, NoQuery, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { AcceptBody, Acceptance, QuoteBody, SolanaQuoteBody } from '../../schemas/quote.ts';

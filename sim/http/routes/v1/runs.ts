@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import type { RunRecord } from '../../../domain/records.ts';
-import type { RunsService } from '../../../domain/services/index.ts';
+import type { RunRecord } from '../../../domain/runs/index.ts';
+import type { RunsService } from '../../../domain/services.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, IdParams, NoQuery } from '../../schemas/common.ts';
 import { AnswerCache, JSON_TYPE } from '../../answer-cache.ts';
