@@ -63,14 +63,12 @@ export function scheduleChainScript(deps: Deps, name: string, script: ChainScrip
   });
 }
 
-/** The 'chain.script' job: mines the entry's block (or reorgs) at its time. */
-export function runChainScriptEntry(deps: Deps, id: string): void {
-  transact(deps, (tx) => {
-    const entry = tx.get('chainScriptEntries', id);
-    if (!entry) return;
-    if (entry.reorgDepth !== null) reorgAndRetract(deps, tx, entry.chain, entry.reorgDepth, entry.logs);
-    else mineAndWake(deps, tx, entry.chain, entry.count, entry.logs);
-    tx.delete('chainScriptEntries', id);
-  });
+/** The 'chain.script' job, inside the job's own transaction: mines the entry's block (or reorgs) at its time. */
+export function runChainScriptEntry(deps: Deps, tx: StoreTx, id: string): void {
+  const entry = tx.get('chainScriptEntries', id);
+  if (!entry) return;
+  if (entry.reorgDepth !== null) reorgAndRetract(deps, tx, entry.chain, entry.reorgDepth, entry.logs);
+  else mineAndWake(deps, tx, entry.chain, entry.count, entry.logs);
+  tx.delete('chainScriptEntries', id);
 }
 

@@ -1,5 +1,5 @@
 import { headOf, hashOf, logsBetween, msUntilBlock, nextLogBlock } from './chains.ts';
-import { iso, transact, type Deps, type StoreTx } from '../context.ts';
+import { iso, type Deps, type StoreTx } from '../context.ts';
 import { queueDeliveries } from '../deliveries/deliveries.ts';
 import { schedule, unschedule } from '../jobs/scheduler.ts';
 import { explain, ruleMatches } from './monitor-rules.ts';
@@ -175,9 +175,6 @@ export function tickInTx(deps: Deps, tx: StoreTx, monitorId: string): void {
   scheduleTick(deps, tx, m);
 }
 
-export function tickMonitor(deps: Deps, monitorId: string): void {
-  transact(deps, (tx) => tickInTx(deps, tx, monitorId));
-}
 
 /** New logs on a chain: every active monitor there recomputes when it next needs to look. */
 export function wakeMonitors(deps: Deps, tx: StoreTx, chain: string): void {

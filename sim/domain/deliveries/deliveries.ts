@@ -1,5 +1,5 @@
 import type { WebhookRequest, WebhookResult } from '../../runtime/webhook-sender.ts';
-import { iso, transact, type Deps, type StoreTx } from '../context.ts';
+import { iso, type Deps, type StoreTx } from '../context.ts';
 import { schedule, unschedule } from '../jobs/scheduler.ts';
 import { notify } from '../chains/notifications.ts';
 import type { DeliveryAttempt, DeliveryRecord, DestinationRecord } from './records.ts';
@@ -179,41 +179,39 @@ export function prepareAttempt(deps: Deps, deliveryId: string): PreparedAttempt 
   return { deliveryId, request: { url, headers, body: delivery.body, timeoutMs: ANSWER_TIMEOUT_MS, addressPolicy: addressPolicy(deps.env) } };
 }
 
-/** The answer (or its absence) recorded in one transaction: delivered, retried later, or failed with a notification. */
-export function recordAttempt(deps: Deps, prepared: PreparedAttempt, result: WebhookResult): void {
+/** The answer (or its absence) recorded in the job's transaction: delivered, retried later, or failed with a notification. */
+export function recordAttempt(deps: Deps, tx: StoreTx, prepared: PreparedAttempt, result: WebhookResult): void {
   const { deliveryId, request } = prepared;
-  transact(deps, (tx) => {
-    const current = tx.get('deliveries', deliveryId);
-    // Revoked or unsubscribed while the request was in flight: the cancellation stands.
-    if (!current || current.state !== 'pending') return;
-    const at = iso(deps.clock.now());
-    const attempt = judge(result, current.attempts.length + 1, at);
-    const { final, ...recorded } = attempt;
-    const attempts = [...current.attempts, recorded];
-    if (attempt.outcome === 'delivered') {
-      tx.put('deliveries', { ...current, attempts, state: 'delivered', nextAttemptAt: null });
-      updateDestination(tx, current.destinationId, true);
-      return;
-    }
-    if (!final && attempts.length < MAX_ATTEMPTS) {
-      const due = deps.clock.now() + RETRY_DELAYS_SECONDS[attempts.length - 1] * 1000;
-      tx.put('deliveries', { ...current, attempts, nextAttemptAt: iso(due) });
-      schedule(tx, 'delivery.attempt', current.id, due);
-      return;
-    }
-    tx.put('deliveries', { ...current, attempts, state: 'failed', nextAttemptAt: null });
-    updateDestination(tx, current.destinationId, false);
-    if (current.monitorId) {
-      notify(deps, tx, {
-        accountId: current.accountId,
-        monitorId: current.monitorId,
-        kind: 'monitor.delivery.failed',
-        title: 'Webhook delivery failed',
-        body: `Delivery ${current.id} of ${current.type} to ${request.url} failed after ${attempts.length} attempt(s): ${attempt.error}.`,
-        event: { deliveryId: current.id, monitorEventId: current.monitorEventId, destinationId: current.destinationId, lastError: attempt.error },
-      });
-    }
-  });
+  const current = tx.get('deliveries', deliveryId);
+  // Revoked or unsubscribed while the request was in flight: the cancellation stands.
+  if (!current || current.state !== 'pending') return;
+  const at = iso(deps.clock.now());
+  const attempt = judge(result, current.attempts.length + 1, at);
+  const { final, ...recorded } = attempt;
+  const attempts = [...current.attempts, recorded];
+  if (attempt.outcome === 'delivered') {
+    tx.put('deliveries', { ...current, attempts, state: 'delivered', nextAttemptAt: null });
+    updateDestination(tx, current.destinationId, true);
+    return;
+  }
+  if (!final && attempts.length < MAX_ATTEMPTS) {
+    const due = deps.clock.now() + RETRY_DELAYS_SECONDS[attempts.length - 1] * 1000;
+    tx.put('deliveries', { ...current, attempts, nextAttemptAt: iso(due) });
+    schedule(tx, 'delivery.attempt', current.id, due);
+    return;
+  }
+  tx.put('deliveries', { ...current, attempts, state: 'failed', nextAttemptAt: null });
+  updateDestination(tx, current.destinationId, false);
+  if (current.monitorId) {
+    notify(deps, tx, {
+      accountId: current.accountId,
+      monitorId: current.monitorId,
+      kind: 'monitor.delivery.failed',
+      title: 'Webhook delivery failed',
+      body: `Delivery ${current.id} of ${current.type} to ${request.url} failed after ${attempts.length} attempt(s): ${attempt.error}.`,
+      event: { deliveryId: current.id, monitorEventId: current.monitorEventId, destinationId: current.destinationId, lastError: attempt.error },
+    });
+  }
 }
 
 export function deliveryView(d: DeliveryRecord) {

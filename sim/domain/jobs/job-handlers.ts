@@ -3,20 +3,20 @@ import { runChainScriptEntry } from '../chains/chain-scripts.ts';
 import type { Deps } from '../context.ts';
 import { prepareAttempt, recordAttempt } from '../deliveries/deliveries.ts';
 import type { Scheduler } from './scheduler.ts';
-import { tickMonitor } from '../chains/monitor-engine.ts';
+import { tickInTx } from '../chains/monitor-engine.ts';
 import { runStepJob } from '../runs/run-worker.ts';
 
 /** Every kind of scheduled job and the domain function that performs it. */
 export function registerJobHandlers(scheduler: Scheduler, deps: Deps, send: WebhookSender): void {
-  scheduler.on('run.step', (job) => runStepJob(deps, job.ref));
-  scheduler.on('monitor.tick', (job) => tickMonitor(deps, job.ref));
+  scheduler.on('run.step', (tx, job) => runStepJob(deps, tx, job.ref));
+  scheduler.on('monitor.tick', (tx, job) => tickInTx(deps, tx, job.ref));
   // Attempts due at one instant wait on their receivers together; see PhasedJobHandler.
   scheduler.onPhased('delivery.attempt', {
     prepare: (job) => prepareAttempt(deps, job.ref),
     send: (prepared) => send(prepared.request),
-    record: (_job, prepared, result) => recordAttempt(deps, prepared, result),
+    record: (tx, _job, prepared, result) => recordAttempt(deps, tx, prepared, result),
   });
-  scheduler.on('chain.script', (job) => runChainScriptEntry(deps, job.ref));
+  scheduler.on('chain.script', (tx, job) => runChainScriptEntry(deps, tx, job.ref));
   // Key and quote expiry change nothing stored (status derives from expiresAt); the jobs make the moment visible in `processed`.
   scheduler.on('key.expire', () => undefined);
   scheduler.on('quote.expire', () => undefined);

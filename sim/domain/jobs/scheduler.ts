@@ -6,9 +6,11 @@ import type { Job } from './records.ts';
 /**
  * Scheduled work on the virtual clock: run steps, quote and key expiries,
  * monitor ticks, webhook attempts. A job is a store record (durable); one job
- * per (kind, ref), so rescheduling replaces it.
+ * per (kind, ref), so rescheduling replaces it. A handler works inside the
+ * job's one transaction, which also removes the job: what a job did and its
+ * leaving the schedule commit together, or neither does.
  */
-export type JobHandler = (job: Job) => void | Promise<void>;
+export type JobHandler = (tx: StoreTx, job: Job) => void;
 
 /**
  * A job that waits on the network, split so that several due at the same
@@ -21,7 +23,8 @@ export interface PhasedJobHandler<P, R> {
   /** What to send, or null when there is nothing to do any more. */
   prepare(job: Job): P | null;
   send(prepared: P): Promise<R>;
-  record(job: Job, prepared: P, result: R): void;
+  /** Inside the job's one transaction, as a JobHandler. */
+  record(tx: StoreTx, job: Job, prepared: P, result: R): void;
 }
 
 /** What an advance did: the jobs it ran and the instant it reached. */
@@ -152,8 +155,7 @@ export class Scheduler {
         await this.runTogether(together, phased, processed);
       } else {
         const handler = this.handlers.get(job.kind);
-        if (handler) await this.deps.clock.pinAt(job.dueAtMs, () => handler(job));
-        this.finish(job, processed);
+        this.deps.clock.pinAt(job.dueAtMs, () => this.perform(job, handler ? (tx) => handler(tx, job) : null, processed));
       }
     }
     const reachedMs = Math.max(targetMs, this.deps.clock.now());
@@ -171,15 +173,18 @@ export class Scheduler {
       // As when jobs ran one by one: a failure stops the advance there; the jobs after it stay scheduled.
       if (outcome.status === 'rejected') throw outcome.reason;
       const p = prepared[i];
-      if (p !== null) this.deps.clock.pinAt(at, () => handler.record(job, p, outcome.value));
-      this.finish(job, processed);
+      this.deps.clock.pinAt(at, () => this.perform(job, p === null ? null : (tx) => handler.record(tx, job, p, outcome.value), processed));
     });
   }
 
-  private finish(job: Job, processed: ProcessedJob[]): void {
-    // A handler may have rescheduled its own job; only the instance that ran is removed.
-    const current = this.deps.store.get('jobs', job.id);
-    if (current && current.seq === job.seq) transact(this.deps, (tx) => tx.delete('jobs', job.id));
+  /** One job, one transaction: its work (if any) and its removal from the schedule. */
+  private perform(job: Job, work: ((tx: StoreTx) => void) | null, processed: ProcessedJob[]): void {
+    transact(this.deps, (tx) => {
+      work?.(tx);
+      // A handler may have rescheduled its own job; only the instance that ran is removed.
+      const current = tx.get('jobs', job.id);
+      if (current && current.seq === job.seq) tx.delete('jobs', job.id);
+    });
     processed.push({ kind: job.kind, ref: job.ref, at: iso(job.dueAtMs) });
   }
 

@@ -125,12 +125,11 @@ function advance(deps: Deps, tx: StoreTx, run: RunRecord): void {
   schedule(tx, 'run.step', run.id, Math.max(due, deps.clock.now()));
 }
 
-export function runStepJob(deps: Deps, runId: string): void {
-  transact(deps, (tx) => {
-    const run = tx.get('runs', runId);
-    if (!run || isTerminal(run.status)) return;
-    performStep(deps, tx, run, tx.get('listings', run.listingId)!);
-  });
+/** The 'run.step' job, inside the job's own transaction (sim/domain/jobs/scheduler.ts). */
+export function runStepJob(deps: Deps, tx: StoreTx, runId: string): void {
+  const run = tx.get('runs', runId);
+  if (!run || isTerminal(run.status)) return;
+  performStep(deps, tx, run, tx.get('listings', run.listingId)!);
 }
 
 /** Spec 3.2: queued or running → cancelled, charging only execution already incurred; an ended run is returned as is. */
