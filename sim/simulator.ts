@@ -4,7 +4,8 @@ import { SealingKey } from './runtime/sealing.ts';
 import { FileStore, type Snapshot, type StoreFs, type StoreWriteError } from './store/file-store.ts';
 import { readSealingKey, secretsPathOf, writeSealingKey } from './store/secrets-file.ts';
 import { STORE_LAYOUT, type Collections } from './domain/collections.ts';
-import { transact, type Deps } from './domain/context.ts';
+import { transact } from './domain/context.ts';
+import type { ChainDeps } from './domain/chains/index.ts';
 import type { Environment } from './domain/keys/index.ts';
 import type { Job } from './domain/jobs/index.ts';
 import { Scheduler, type Advanced, type SchedulerOptions } from './domain/jobs/index.ts';
@@ -19,7 +20,7 @@ import { errors } from './domain/errors.ts';
 import { checkSnapshotDocument } from './domain/snapshot-check.ts';
 
 /** The domain's dependencies with the store as the file store it is here (the domain sees only its port). */
-export type SimulatorDeps = Omit<Deps, 'store'> & { store: FileStore<Collections> };
+export type SimulatorDeps = Omit<ChainDeps, 'store'> & { store: FileStore<Collections> };
 
 export interface SimulatorSnapshot {
   format: 'understudy-snapshot';
@@ -65,8 +66,6 @@ export function initialSnapshot(seed: string, clock: ClockState): Snapshot {
  */
 export class Simulator {
   readonly scheduler: Scheduler;
-  /** Blocks holding chain logs and reported monitor events, kept in memory (see sim/domain/chains/monitor-index.ts). */
-  readonly monitorIndex: MonitorIndex;
   readonly telemetry: Telemetry;
   readonly windows: RollingWindows;
   private stopTicking: (() => void) | null = null;
@@ -86,14 +85,13 @@ export class Simulator {
     this.telemetry = new Telemetry(deps.store.getMeta<TelemetryState>('telemetry'));
     deps.store.setVolatile('telemetry', () => this.telemetry.snapshot());
     this.scheduler = new Scheduler(deps, schedulerOptions);
-    this.monitorIndex = MonitorIndex.attach(deps.store);
     deps.store.setHooks({
       beforeCommit: (tx) => {
         for (const balance of tx.written('balances')) assertBalanceInvariant(balance);
       },
       afterCommit: (collection, id, row) => {
         if (collection === 'jobs') this.scheduler.observe(row as Job | null);
-        else this.monitorIndex.observe(collection, id, row);
+        else deps.monitorIndex.observe(collection, id, row);
       },
     });
     registerJobHandlers(this.scheduler, deps, send);
@@ -118,7 +116,8 @@ export class Simulator {
     if (sealing.text !== keptKey) await writeSealingKey(secretsPath, sealing.text);
     const random = new SeededRandom(generatorState(store.getMeta('random'), seed));
     await dropStoredSecrets(store, random.snapshot());
-    const deps: SimulatorDeps = { clock, random, sealing, store, env: options.env ?? 'test' };
+    // Blocks holding chain logs and reported monitor events, kept in memory (sim/domain/chains/monitor-index.ts).
+    const deps: SimulatorDeps = { clock, random, sealing, store, env: options.env ?? 'test', monitorIndex: new MonitorIndex(store) };
     for (const balance of store.all('balances')) assertBalanceInvariant(balance);
     return new Simulator(deps, seed, created, options.limits ?? true, options.controlToken ?? null, options.send ?? sendWebhook, options.realTime ?? monotonicMs, {
       maxJobsPerAdvance: options.maxJobsPerAdvance,
@@ -212,7 +211,7 @@ export class Simulator {
     this.telemetry.clear();
     this.windows.clear();
     this.scheduler.rebuild();
-    this.monitorIndex.rebuild();
+    this.deps.monitorIndex.rebuild();
   }
 
   /** GET /sim/snapshot: the whole state, clock included, as one JSON document (a SimulatorSnapshot), in chunks of bytes. */
@@ -241,7 +240,7 @@ export class Simulator {
     this.telemetry.restore((doc.store.meta?.telemetry as TelemetryState | undefined) ?? { requests: [], keyUsage: {} });
     this.windows.clear();
     this.scheduler.rebuild();
-    this.monitorIndex.rebuild();
+    this.deps.monitorIndex.rebuild();
   }
 
   /** Stops; what the store could not write at the end (its files still hold every acknowledged change), or null. */

@@ -1,5 +1,5 @@
 import type { WebhookSender } from '../runtime/webhook-sender.ts';
-import type { Deps } from './context.ts';
+import type { ChainDeps } from './chains/chain-deps.ts';
 import type { RollingWindows } from './keys/rate-limits.ts';
 import type { Telemetry } from './keys/telemetry.ts';
 import { createCatalog } from './catalog/service.ts';
@@ -15,7 +15,7 @@ import { createRuns } from './runs/service.ts';
 
 /** Everything the services are built from; each takes only its part of it. */
 export interface ServiceWiring extends ChainsDependencies {
-  deps: Deps;
+  deps: ChainDeps;
   telemetry: Telemetry;
   windows: RollingWindows;
   limitsOn: boolean;

@@ -1,5 +1,6 @@
+import type { ChainDeps } from './chain-deps.ts';
 import { assertChain, mineBlocks, reorg, type LogInput } from './chains.ts';
-import { transact, type Deps, type StoreTx } from '../context.ts';
+import { transact, type StoreTx } from '../context.ts';
 import { errors } from '../errors.ts';
 import { schedule } from '../jobs/scheduler.ts';
 import { retractForReorg, wakeMonitors } from './monitor-engine.ts';
@@ -33,20 +34,20 @@ export function parseChainScript(name: string, text: string | null): ChainScript
 }
 
 /** Mines `count` blocks (the first holding `logs`) and lets the chain's monitors look: what a script entry and POST /sim/chains/{chain}/blocks do. */
-export function mineAndWake(deps: Deps, tx: StoreTx, chain: string, count: number, logs: LogInput[]) {
+export function mineAndWake(deps: ChainDeps, tx: StoreTx, chain: string, count: number, logs: LogInput[]) {
   const mined = mineBlocks(deps, tx, chain, count, logs);
   wakeMonitors(deps, tx, chain);
   return mined;
 }
 
 /** Replaces the newest `depth` blocks and retracts what monitors reported from the removed logs. */
-export function reorgAndRetract(deps: Deps, tx: StoreTx, chain: string, depth: number, logs: LogInput[]) {
+export function reorgAndRetract(deps: ChainDeps, tx: StoreTx, chain: string, depth: number, logs: LogInput[]) {
   const replaced = reorg(deps, tx, chain, depth, logs);
   retractForReorg(deps, tx, chain, replaced.removed, BigInt(replaced.blocks[0].number));
   return replaced;
 }
 
-export function scheduleChainScript(deps: Deps, name: string, script: ChainScript): { script: string; scheduled: number } {
+export function scheduleChainScript(deps: ChainDeps, name: string, script: ChainScript): { script: string; scheduled: number } {
   script.entries.forEach((e, i) => {
     assertChain(e.chain);
     if (!Number.isFinite(e.afterSeconds) || e.afterSeconds < 0) throw errors.invalidInput(`entries.${i}.afterSeconds must be a number ≥ 0.`);
@@ -64,7 +65,7 @@ export function scheduleChainScript(deps: Deps, name: string, script: ChainScrip
 }
 
 /** The 'chain.script' job, inside the job's own transaction: mines the entry's block (or reorgs) at its time. */
-export function runChainScriptEntry(deps: Deps, tx: StoreTx, id: string): void {
+export function runChainScriptEntry(deps: ChainDeps, tx: StoreTx, id: string): void {
   const entry = tx.get('chainScriptEntries', id);
   if (!entry) return;
   if (entry.reorgDepth !== null) reorgAndRetract(deps, tx, entry.chain, entry.reorgDepth, entry.logs);

@@ -1,7 +1,8 @@
+import type { ChainDeps } from './chain-deps.ts';
 import { CHAIN_CADENCE_MS, blockHash, naturalHead } from './chain-time.ts';
-import { iso, type Deps, type StoreTx } from '../context.ts';
+import { iso, type StoreTx, type Deps } from '../context.ts';
 import { errors } from '../errors.ts';
-import { MonitorIndex } from './monitor-index.ts';
+import { logId } from './log-id.ts';
 import type { ChainLog } from './records.ts';
 
 /**
@@ -52,8 +53,7 @@ export function msUntilBlock(deps: Deps, tx: Pick<StoreTx, 'getMeta'>, chain: st
   return Number(block - head) * CHAIN_CADENCE_MS[chain];
 }
 
-export const logId = (chain: string, block: bigint | string, logIndex: number) =>
-  `${chain}:${String(block).padStart(20, '0')}:${String(logIndex).padStart(6, '0')}`;
+export { logId };
 
 function putLogs(deps: Deps, tx: StoreTx, chain: string, block: bigint, generation: number, logs: LogInput[], firstIndex = 0): ChainLog[] {
   const written = logs.map((log, i) => {
@@ -96,9 +96,9 @@ export function mineBlocks(deps: Deps, tx: StoreTx, chain: string, count: number
 }
 
 /** Logs in blocks [from, to] still on the canonical chain, in (block, index) order (this transaction's writes included). */
-export function logsBetween(deps: Deps, tx: Pick<StoreTx, 'get' | 'written'>, chain: string, from: bigint, to: bigint): ChainLog[] {
+export function logsBetween(deps: ChainDeps, tx: Pick<StoreTx, 'get' | 'written'>, chain: string, from: bigint, to: bigint): ChainLog[] {
   const out: ChainLog[] = [];
-  for (const n of MonitorIndex.of(deps.store).blocksBetween(tx, chain, from, to)) {
+  for (const n of deps.monitorIndex.blocksBetween(tx, chain, from, to)) {
     for (let i = 0; ; i += 1) {
       const log = tx.get('chainLogs', logId(chain, n, i));
       if (!log) break;
@@ -109,8 +109,8 @@ export function logsBetween(deps: Deps, tx: Pick<StoreTx, 'get' | 'written'>, ch
 }
 
 /** The first block ≥ from that holds logs (removed ones too: a reorg never empties the set), or null; this transaction's writes included. */
-export function nextLogBlock(deps: Deps, tx: Pick<StoreTx, 'written'>, chain: string, from: bigint): bigint | null {
-  return MonitorIndex.of(deps.store).nextLogBlock(tx, chain, from);
+export function nextLogBlock(deps: ChainDeps, tx: Pick<StoreTx, 'written'>, chain: string, from: bigint): bigint | null {
+  return deps.monitorIndex.nextLogBlock(tx, chain, from);
 }
 
 /**

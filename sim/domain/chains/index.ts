@@ -1,4 +1,5 @@
 /** Simulated chains, their scripts, monitors and notifications (spec 4.10-4.13). The folder's public face: what the rest of the simulator (HTTP, wiring, tests) imports. */
+export * from './chain-deps.ts';
 export * from './chain-scripts.ts';
 export * from './chain-time.ts';
 export * from './chains.ts';

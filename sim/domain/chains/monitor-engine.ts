@@ -1,9 +1,10 @@
+import type { ChainDeps } from './chain-deps.ts';
 import { headOf, hashOf, logsBetween, msUntilBlock, nextLogBlock } from './chains.ts';
-import { iso, type Deps, type StoreTx } from '../context.ts';
+import { iso, type StoreTx } from '../context.ts';
 import { queueDeliveries } from '../deliveries/deliveries.ts';
 import { schedule, unschedule } from '../jobs/scheduler.ts';
 import { explain, ruleMatches } from './monitor-rules.ts';
-import { MonitorIndex, noteReported } from './monitor-index.ts';
+import { noteReported } from './monitor-index.ts';
 import { notify } from './notifications.ts';
 import type { ChainLog, MonitorEventRecord, MonitorRecord, MonitorStatus, MonitorTrigger } from './records.ts';
 
@@ -20,7 +21,7 @@ const TICK = 'monitor.tick';
 
 const minBig = (...xs: bigint[]) => xs.reduce((a, b) => (b < a ? b : a));
 
-function endMonitor(deps: Deps, tx: StoreTx, m: MonitorRecord, status: MonitorStatus, reason: string): MonitorRecord {
+function endMonitor(deps: ChainDeps, tx: StoreTx, m: MonitorRecord, status: MonitorStatus, reason: string): MonitorRecord {
   const next = { ...m, status, statusReason: reason, updatedAt: iso(deps.clock.now()) };
   tx.put('monitors', next);
   unschedule(tx, TICK, m.id);
@@ -30,7 +31,7 @@ function endMonitor(deps: Deps, tx: StoreTx, m: MonitorRecord, status: MonitorSt
   return next;
 }
 
-function recordWindow(deps: Deps, tx: StoreTx, m: MonitorRecord, from: bigint, windows: bigint, matched: number, dropped: number, rpc: number): MonitorRecord {
+function recordWindow(deps: ChainDeps, tx: StoreTx, m: MonitorRecord, from: bigint, windows: bigint, matched: number, dropped: number, rpc: number): MonitorRecord {
   const seq = m.windowCount + 1;
   const to = from + windows * BigInt(m.windowBlocks) - 1n;
   tx.put('monitorWindows', {
@@ -55,7 +56,7 @@ function recordWindow(deps: Deps, tx: StoreTx, m: MonitorRecord, from: bigint, w
   };
 }
 
-function addEvent(deps: Deps, tx: StoreTx, m: MonitorRecord, fields: Omit<MonitorEventRecord, 'id' | 'monitorId' | 'accountId' | 'seq' | 'chain' | 'status' | 'observedAt' | 'retractedAt'>): MonitorRecord {
+function addEvent(deps: ChainDeps, tx: StoreTx, m: MonitorRecord, fields: Omit<MonitorEventRecord, 'id' | 'monitorId' | 'accountId' | 'seq' | 'chain' | 'status' | 'observedAt' | 'retractedAt'>): MonitorRecord {
   const seq = m.eventCount + 1;
   const event: MonitorEventRecord = { ...fields, id: deps.random.uuid(), monitorId: m.id, accountId: m.accountId, seq, chain: m.chain, status: 'active', observedAt: iso(deps.clock.now()), retractedAt: null };
   tx.put('monitorEvents', event);
@@ -82,7 +83,7 @@ function matchEvent(log: ChainLog, ruleId: string, explanation: string) {
 }
 
 /** token-authority-check and sender-approvals-check over lookbackBlocks before the matched log. */
-function runTrigger(deps: Deps, tx: StoreTx, m: MonitorRecord, trigger: MonitorTrigger, log: ChainLog) {
+function runTrigger(deps: ChainDeps, tx: StoreTx, m: MonitorRecord, trigger: MonitorTrigger, log: ChainLog) {
   const to = BigInt(log.blockNumber);
   const from = to - BigInt(trigger.lookbackBlocks) < 0n ? 0n : to - BigInt(trigger.lookbackBlocks);
   const window = logsBetween(deps, tx, m.chain, from, to);
@@ -106,10 +107,10 @@ function runTrigger(deps: Deps, tx: StoreTx, m: MonitorRecord, trigger: MonitorT
 }
 
 /** Scans one window that holds logs; events are capped at maximumLogs, the rest dropped (a missed window). */
-function scanWindow(deps: Deps, tx: StoreTx, m: MonitorRecord, from: bigint, to: bigint): MonitorRecord {
+function scanWindow(deps: ChainDeps, tx: StoreTx, m: MonitorRecord, from: bigint, to: bigint): MonitorRecord {
   const matches: Array<{ log: ChainLog; ruleId: string; explanation: string }> = [];
   // A rescan after a reorg covers blocks scanned before: logs still canonical were reported already.
-  const index = MonitorIndex.of(deps.store);
+  const index = deps.monitorIndex;
   for (const log of logsBetween(deps, tx, m.chain, from, to)) {
     for (const rule of m.rules) if (ruleMatches(rule, log) && !index.isReported(tx, m.id, log.id, rule.id)) matches.push({ log, ruleId: rule.id, explanation: explain(rule, log) });
   }
@@ -129,7 +130,7 @@ function scanWindow(deps: Deps, tx: StoreTx, m: MonitorRecord, from: bigint, to:
   return recordWindow(deps, tx, next, from, 1n, kept.length, matches.length - kept.length, rpc);
 }
 
-function nextTickAt(deps: Deps, tx: StoreTx, m: MonitorRecord): number {
+function nextTickAt(deps: ChainDeps, tx: StoreTx, m: MonitorRecord): number {
   const w = BigInt(m.windowBlocks);
   const cursor = BigInt(m.cursorBlock);
   const remaining = BigInt(Math.max(0, Math.min(m.tickBudget - m.ticksUsed, m.rpcBudget - m.rpcUsed)));
@@ -140,12 +141,12 @@ function nextTickAt(deps: Deps, tx: StoreTx, m: MonitorRecord): number {
   return Math.min(deps.clock.now() + msUntilBlock(deps, tx, m.chain, block), Date.parse(m.endsAt));
 }
 
-export function scheduleTick(deps: Deps, tx: StoreTx, m: MonitorRecord): void {
+export function scheduleTick(deps: ChainDeps, tx: StoreTx, m: MonitorRecord): void {
   if (m.status === 'active') schedule(tx, TICK, m.id, nextTickAt(deps, tx, m));
 }
 
 /** Processes every window completed by now; ends the monitor on expiry or spent budget. */
-export function tickInTx(deps: Deps, tx: StoreTx, monitorId: string): void {
+export function tickInTx(deps: ChainDeps, tx: StoreTx, monitorId: string): void {
   let m = tx.get('monitors', monitorId);
   if (!m || m.status !== 'active') return;
   // At endsAt the windows completed by then are still accounted (they were scanned), then the monitor expires.
@@ -177,7 +178,7 @@ export function tickInTx(deps: Deps, tx: StoreTx, monitorId: string): void {
 
 
 /** New logs on a chain: every active monitor there recomputes when it next needs to look. */
-export function wakeMonitors(deps: Deps, tx: StoreTx, chain: string): void {
+export function wakeMonitors(deps: ChainDeps, tx: StoreTx, chain: string): void {
   for (const m of tx.all('monitors')) if (m.chain === chain && m.status === 'active') scheduleTick(deps, tx, m);
 }
 
@@ -185,13 +186,13 @@ export function wakeMonitors(deps: Deps, tx: StoreTx, chain: string): void {
  * A reorg removed logs: events reported from them are retracted (notification and
  * monitor.event.retracted deliveries), and monitors rescan the replaced blocks.
  */
-export function retractForReorg(deps: Deps, tx: StoreTx, chain: string, removed: ChainLog[], firstReplaced: bigint): void {
+export function retractForReorg(deps: ChainDeps, tx: StoreTx, chain: string, removed: ChainLog[], firstReplaced: bigint): void {
   const removedIds = new Set(removed.map((l) => l.id));
   // Trigger events carry the block, transaction and index of the log that set them off.
   const removedSources = new Set(removed.map((l) => `${l.blockNumber}:${l.transactionHash}:${l.logIndex}`));
   const fromRemovedLog = (e: MonitorEventRecord) => (e.logId ? removedIds.has(e.logId) : removedSources.has(`${e.blockNumber}:${e.transactionHash}:${e.logIndex}`));
   // Events are archived: the index names those reported from the removed logs, in the order tx.all would list them.
-  for (const id of MonitorIndex.of(deps.store).reportedFrom(tx, removedIds)) {
+  for (const id of deps.monitorIndex.reportedFrom(tx, removedIds)) {
     const event = tx.get('monitorEvents', id)!;
     if (event.chain !== chain || event.status !== 'active' || !fromRemovedLog(event)) continue;
     const retracted = { ...event, status: 'retracted' as const, retractedAt: iso(deps.clock.now()) };

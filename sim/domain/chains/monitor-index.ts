@@ -1,5 +1,5 @@
-import type { Store, StoreTx } from '../context.ts';
-import { logId } from './chains.ts';
+import type { StorePort as Store, StoreTx } from '../store-port.ts';
+import { logId } from './log-id.ts';
 import type { ChainLog, MonitorEventRecord } from './records.ts';
 
 /**
@@ -16,7 +16,8 @@ import type { ChainLog, MonitorEventRecord } from './records.ts';
  *   candidate through its transaction);
  * - per monitor, its retracted events (GET /v1/monitors/{id} lists them).
  *
- * The Simulator builds it from the store (`attach`), feeds it every committed
+ * The Simulator builds it from the store and hands it to the domain as a
+ * declared dependency (Deps.monitorIndex), feeds it every committed
  * write through the store's afterCommit hook (`observe`) and rebuilds it when
  * the store is replaced (reset, snapshot import). Writes of the transaction in
  * progress are not in it yet: lookups add the transaction's own chain logs
@@ -37,20 +38,8 @@ export class MonitorIndex {
   /** monitor id → ids of its retracted events. */
   private retracted = new Map<string, Set<string>>();
 
-  private constructor(private store: Store) {
+  constructor(private store: Store) {
     this.rebuild();
-  }
-
-  /** Builds the index of `store` and registers it for the domain functions. */
-  static attach(store: Store): MonitorIndex {
-    const index = new MonitorIndex(store);
-    registry.set(store, index);
-    return index;
-  }
-
-  /** The index registered for `store`; a store without one (none is built outside the Simulator) gets a one-off build. */
-  static of(store: Store): MonitorIndex {
-    return registry.get(store) ?? new MonitorIndex(store);
   }
 
   rebuild(): void {
@@ -175,8 +164,6 @@ export class MonitorIndex {
     entry.order.push((this.placed += 1));
   }
 }
-
-const registry = new WeakMap<Store, MonitorIndex>();
 
 /** Match events written by the transaction in progress (it is not committed, so the index has not seen them). */
 const pendingReports = new WeakMap<object, Map<string, string[]>>();

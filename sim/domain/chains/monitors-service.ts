@@ -1,4 +1,4 @@
-import type { Deps } from '../context.ts';
+import type { ChainDeps } from './chain-deps.ts';
 import { errors } from '../errors.ts';
 import { assertMonitorKey, createMonitor, listMonitors, monitorDetail, monitorView, ownMonitor, stopMonitor, type CreateMonitorBody, type Creator } from './monitors.ts';
 import { acknowledge, notificationsOf } from './notifications.ts';
@@ -7,7 +7,7 @@ import type { ApiKeyRecord } from '../keys/records.ts';
 import type { LimitsService } from '../keys/limits-service.ts';
 
 /** Monitors and notifications (spec 4.10-4.13): an API key's (ETH keys only) and an account owner's (control API). */
-export function createMonitors(deps: Deps, limits: LimitsService) {
+export function createMonitors(deps: ChainDeps, limits: LimitsService) {
   return {
     list(key: ApiKeyRecord) {
       assertMonitorKey(key);

@@ -1,10 +1,10 @@
+import type { ChainDeps } from './chain-deps.ts';
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
 import { headOf } from './chains.ts';
-import { iso, transact, type Deps } from '../context.ts';
+import { iso, transact } from '../context.ts';
 import { deliveryView } from '../deliveries/deliveries.ts';
 import { errors } from '../errors.ts';
 import { scheduleTick, tickInTx } from './monitor-engine.ts';
-import { MonitorIndex } from './monitor-index.ts';
 import { newestRows } from '../newest-rows.ts';
 import type { ApiKeyRecord } from '../keys/records.ts';
 import type { MonitorEventRecord, MonitorRecord, MonitorRule, MonitorTrigger } from './records.ts';
@@ -55,7 +55,7 @@ function checkRules(body: CreateMonitorBody): void {
 }
 
 /** Spec 4.10 rules 1–3, in that order, then the URL's own rules. */
-function checkCreator(deps: Deps, creator: Creator, body: CreateMonitorBody): void {
+function checkCreator(deps: ChainDeps, creator: Creator, body: CreateMonitorBody): void {
   if (creator.kind === 'key') {
     if ((body.paymentProfile !== undefined && body.paymentProfile !== 'none') || body.spendCapAtomic !== undefined) {
       throw errors.forbidden('An API key can create only unpaid monitors: paymentProfile must be omitted or none, and spendCapAtomic omitted.');
@@ -78,7 +78,7 @@ function checkCreator(deps: Deps, creator: Creator, body: CreateMonitorBody): vo
   } else if (body.versionId && !deps.store.get('versions', body.versionId)) throw errors.invalidInput('versionId: no listing version has this id.');
 }
 
-export function createMonitor(deps: Deps, creator: Creator, body: CreateMonitorBody): { monitor: MonitorRecord; webhookSecret: string | null; replayed: boolean } {
+export function createMonitor(deps: ChainDeps, creator: Creator, body: CreateMonitorBody): { monitor: MonitorRecord; webhookSecret: string | null; replayed: boolean } {
   const accountId = creator.kind === 'key' ? creator.key.accountId : creator.accountId;
   if (!deps.store.get('accounts', accountId)) throw errors.notFound('This account was not found.');
   checkCreator(deps, creator, body);
@@ -172,14 +172,14 @@ export function assertMonitorKey(key: ApiKeyRecord): void {
   if (key.profile !== 'local_custody') throw errors.otherEnvironment();
 }
 
-export function ownMonitor(deps: Deps, key: ApiKeyRecord, id: string): MonitorRecord {
+export function ownMonitor(deps: ChainDeps, key: ApiKeyRecord, id: string): MonitorRecord {
   assertMonitorKey(key);
   const m = deps.store.get('monitors', id);
   if (!m || m.accountId !== key.accountId) throw errors.notFound('This monitor was not found.');
   return m;
 }
 
-export function listMonitors(deps: Deps, accountId: string) {
+export function listMonitors(deps: ChainDeps, accountId: string) {
   return deps.store
     .all('monitors')
     .filter((m) => m.accountId === accountId)
@@ -190,7 +190,7 @@ export function listMonitors(deps: Deps, accountId: string) {
     .map(monitorView);
 }
 
-export function monitorDetail(deps: Deps, m: MonitorRecord) {
+export function monitorDetail(deps: ChainDeps, m: MonitorRecord) {
   const windows = [];
   for (let seq = Math.max(1, m.windowCount - DETAIL_LIMIT + 1); seq <= m.windowCount; seq += 1) {
     const w = deps.store.get('monitorWindows', `${m.id}:${String(seq).padStart(8, '0')}`);
@@ -199,7 +199,7 @@ export function monitorDetail(deps: Deps, m: MonitorRecord) {
   // Spec 4.13: up to 200 events and 200 deliveries. Events and deliveries are archived and
   // grouped by monitor (sim/domain/collections.ts): only the rows answered are read back.
   const events = newestRows(deps.store, 'monitorEvents', m.id, DETAIL_LIMIT).sort((a, b) => b.seq - a.seq);
-  const retracted = MonitorIndex.of(deps.store)
+  const retracted = deps.monitorIndex
     .retractedOf(m.id)
     .map((id) => deps.store.get('monitorEvents', id))
     .filter((e): e is MonitorEventRecord => e?.status === 'retracted')
@@ -222,7 +222,7 @@ export function monitorDetail(deps: Deps, m: MonitorRecord) {
 }
 
 /** Stops at once; repeating returns the current state (spec 3.6). */
-export function stopMonitor(deps: Deps, m: MonitorRecord): MonitorRecord {
+export function stopMonitor(deps: ChainDeps, m: MonitorRecord): MonitorRecord {
   if (m.status === 'stopped') return m;
   return transact(deps, (tx) => {
     const next: MonitorRecord = { ...m, status: 'stopped', statusReason: 'stopped by the owner', updatedAt: iso(deps.clock.now()) };

@@ -1,6 +1,7 @@
 import { mineAndWake, parseChainScript, reorgAndRetract, scheduleChainScript } from './chain-scripts.ts';
 import { assertChain, chainView, type LogInput } from './chains.ts';
-import { transact, type Deps } from '../context.ts';
+import { transact } from '../context.ts';
+import type { ChainDeps } from './chain-deps.ts';
 import type { ChainLog } from './records.ts';
 
 export interface ChainsDependencies {
@@ -13,7 +14,7 @@ export interface ChainsDependencies {
 const logSummary = (l: ChainLog) => ({ blockNumber: l.blockNumber, logIndex: l.logIndex, transactionHash: l.transactionHash, address: l.address, event: l.event });
 
 /** The simulated chains (contract section 2): blocks, reorgs and scripted events, each waking the monitors that watch them. */
-export function createChains(deps: Deps, { runDue, readScript }: ChainsDependencies) {
+export function createChains(deps: ChainDeps, { runDue, readScript }: ChainsDependencies) {
   return {
     view(chain: string) {
       assertChain(chain);

@@ -1,13 +1,13 @@
 import type { WebhookSender } from '../../runtime/webhook-sender.ts';
 import { runChainScriptEntry } from '../chains/chain-scripts.ts';
-import type { Deps } from '../context.ts';
+import type { ChainDeps } from '../chains/chain-deps.ts';
 import { prepareAttempt, recordAttempt } from '../deliveries/deliveries.ts';
 import type { Scheduler } from './scheduler.ts';
 import { tickInTx } from '../chains/monitor-engine.ts';
 import { runStepJob } from '../runs/run-worker.ts';
 
 /** Every kind of scheduled job and the domain function that performs it. */
-export function registerJobHandlers(scheduler: Scheduler, deps: Deps, send: WebhookSender): void {
+export function registerJobHandlers(scheduler: Scheduler, deps: ChainDeps, send: WebhookSender): void {
   scheduler.on('run.step', (tx, job) => runStepJob(deps, tx, job.ref));
   scheduler.on('monitor.tick', (tx, job) => tickInTx(deps, tx, job.ref));
   // Attempts due at one instant wait on their receivers together; see PhasedJobHandler.
