@@ -157,13 +157,11 @@ function cachedReferencePrice(deps: Deps, listing: Listing, profile: Profile | u
  * the same cursor secret (cursors are signed with it). A cache of catalog answers is
  * valid while this is the object it was filled under.
  */
-interface CatalogGeneration {
+export interface CatalogGeneration {
   cursorSecret: string;
   listings: Listing[];
   versions: ListingVersion[];
 }
-
-const generations = new WeakMap<Deps, CatalogGeneration>();
 
 const sameRows = <T>(a: readonly T[], b: readonly T[]) => {
   if (a.length !== b.length) return false;
@@ -171,15 +169,13 @@ const sameRows = <T>(a: readonly T[], b: readonly T[]) => {
   return true;
 };
 
-export function catalogGeneration(deps: Deps): object {
+/** The current generation: `last` itself while nothing has changed since it was made, else a new one. */
+export function catalogGeneration(deps: Deps, last: CatalogGeneration | null): CatalogGeneration {
   const listings = deps.store.all('listings');
   const versions = deps.store.all('versions');
   const secret = cursorSecret(deps);
-  const last = generations.get(deps);
   if (last && last.cursorSecret === secret && sameRows(listings, last.listings) && sameRows(versions, last.versions)) return last;
-  const next: CatalogGeneration = { cursorSecret: secret, listings, versions };
-  generations.set(deps, next);
-  return next;
+  return { cursorSecret: secret, listings, versions };
 }
 
 export function offersOf(deps: Deps, listing: Listing) {

@@ -102,6 +102,12 @@ export function receiptFor(deps: Deps, key: ApiKeyRecord, runId: string) {
  * The export is a stored artifact: built once as canonical JSON, served byte
  * for byte, with its id in X-Service-Artifact-Id. POST /sim/runs/{id}/export/expire
  * makes the next read 410; the read after that stores it again.
+ *
+ * A read that writes, on purpose: the contract makes the GET the moment an
+ * artifact is issued (and, once expired, withdrawn then issued anew), and its
+ * id is drawn from the seeded generator at that moment. Issuing it anywhere
+ * else (when the run ends, say) would move every later draw and change the ids
+ * a recorded session replays to.
  */
 export function exportFor(deps: Deps, key: ApiKeyRecord, runId: string): { artifactId: string; body: string } {
   const run = visibleRun(deps, key, runId);

@@ -110,7 +110,10 @@ export function installLifecycle(app: FastifyInstance, { clock, store, telemetry
   });
 
   if (clock.mode === 'realtime') {
-    // Realtime: run what fell due first. While an advance is already under way (a
+    // Realtime: run what fell due first. A GET may so commit jobs, on purpose: on a
+    // realtime clock what fell due has happened whoever asks, and a read must show it
+    // (a run's step, a delivery's retry), as the production service's own workers would
+    // have. The read itself changes nothing; the catch-up is the clock's. While an advance is already under way (a
     // delivery may be waiting on this very caller, e.g. a receiver asking
     // /sim/clock), the request does not queue behind it; the ticker catches up.
     app.addHook('onRequest', async () => {
