@@ -2,6 +2,7 @@
 export * from './assets.ts';
 export * from './catalog-types.ts';
 export * from './catalog.ts';
+export * from './catalog-generation.ts';
 export * from './listings-admin.ts';
 export * from './pricing.ts';
 export * from './service.ts';

@@ -1,5 +1,6 @@
 import type { Rail } from './assets.ts';
-import { agentDetail, assertOwnAsset, assertRail, catalogGeneration, findPublicListing, railCatalog, searchAgents, type CatalogGeneration, type CatalogQuery } from './catalog.ts';
+import { agentDetail, assertOwnAsset, assertRail, findPublicListing, railCatalog, searchAgents, type CatalogQuery } from './catalog.ts';
+import { catalogGeneration, type CatalogGeneration } from './catalog-generation.ts';
 import type { Deps } from '../context.ts';
 import { setListingActive } from './listings-admin.ts';
 import type { ApiKeyRecord } from '../keys/records.ts';
