@@ -14,7 +14,7 @@ import { Telemetry, type TelemetryState } from './domain/keys/index.ts';
 import { RollingWindows } from './domain/keys/index.ts';
 import { assertBalanceInvariant } from './domain/quotes/index.ts';
 import { buildListingFixtures } from '../fixtures/listings/index.ts';
-import { registerJobHandlers } from './domain/jobs/index.ts';
+import { registerJobHandlers } from './domain/job-handlers.ts';
 import { sendWebhook, type WebhookSender } from './runtime/webhook-sender.ts';
 import { errors } from './domain/errors.ts';
 import { checkSnapshotDocument } from './domain/snapshot-check.ts';

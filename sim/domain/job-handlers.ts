@@ -1,10 +1,10 @@
-import type { WebhookSender } from '../../runtime/webhook-sender.ts';
-import { runChainScriptEntry } from '../chains/chain-scripts.ts';
-import type { ChainDeps } from '../chains/chain-deps.ts';
-import { prepareAttempt, recordAttempt } from '../deliveries/deliveries.ts';
-import type { Scheduler } from './scheduler.ts';
-import { tickInTx } from '../chains/monitor-engine.ts';
-import { runStepJob } from '../runs/run-worker.ts';
+import type { WebhookSender } from '../runtime/webhook-sender.ts';
+import { runChainScriptEntry } from './chains/chain-scripts.ts';
+import type { ChainDeps } from './chains/chain-deps.ts';
+import { prepareAttempt, recordAttempt } from './deliveries/deliveries.ts';
+import type { Scheduler } from './jobs/scheduler.ts';
+import { tickInTx } from './chains/monitor-engine.ts';
+import { runStepJob } from './runs/run-worker.ts';
 
 /** Every kind of scheduled job and the domain function that performs it. */
 export function registerJobHandlers(scheduler: Scheduler, deps: ChainDeps, send: WebhookSender): void {
