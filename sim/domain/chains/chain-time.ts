@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { DEFAULT_EPOCH_MS } from '../../runtime/clock.ts';
 
 /**
  * Simulated chain heads advance with the virtual clock at a fixed cadence per
@@ -11,8 +10,9 @@ export const CHAIN_CADENCE_MS: Record<string, number> = { ethereum: 12_000, base
 /** Block number at the simulated epoch, per chain. */
 export const CHAIN_GENESIS: Record<string, bigint> = { ethereum: 21_000_000n, base: 24_000_000n, chainx: 1_000_000n, solana: 300_000_000n };
 
-export function naturalHead(chain: string, nowMs: number): bigint {
-  const elapsed = Math.max(0, nowMs - DEFAULT_EPOCH_MS);
+/** The head a chain reaches by itself at `nowMs`, counting from its genesis block at the simulated epoch (the clock's epochMs). */
+export function naturalHead(chain: string, nowMs: number, epochMs: number): bigint {
+  const elapsed = Math.max(0, nowMs - epochMs);
   return CHAIN_GENESIS[chain] + BigInt(Math.floor(elapsed / CHAIN_CADENCE_MS[chain]));
 }
 

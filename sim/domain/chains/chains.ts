@@ -34,7 +34,7 @@ export function chainState(tx: Pick<StoreTx, 'getMeta'>, chain: string): ChainSt
 }
 
 export function headOf(deps: Deps, tx: Pick<StoreTx, 'getMeta'>, chain: string): bigint {
-  return naturalHead(chain, deps.clock.now()) + BigInt(chainState(tx, chain).extraBlocks);
+  return naturalHead(chain, deps.clock.now(), deps.clock.epochMs) + BigInt(chainState(tx, chain).extraBlocks);
 }
 
 export function hashOf(tx: Pick<StoreTx, 'getMeta'>, chain: string, number: bigint): string {
