@@ -13,9 +13,9 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSimulator } from '../sim/app.ts';
-import { createAccount } from '../sim/domain/accounts.ts';
-import { scheduleChainScript, type ChainScript } from '../sim/domain/chain-scripts.ts';
-import { createMonitor } from '../sim/domain/monitors.ts';
+import { createAccount } from '../sim/domain/quotes/index.ts';
+import { scheduleChainScript, type ChainScript } from '../sim/domain/chains/index.ts';
+import { createMonitor } from '../sim/domain/chains/index.ts';
 import { builtProgram, expectStatus, log, removeDir, request, row, runNode, tempDir, type Row } from './helpers.ts';
 
 export const DAYS = 30;

@@ -10,14 +10,14 @@
 import { basename, dirname, join } from 'node:path';
 import { readdir, stat } from 'node:fs/promises';
 import { TOKEN_RESEARCH_LISTING_ID } from '../fixtures/listings/index.ts';
-import { acceptQuote } from '../sim/domain/acceptance.ts';
-import { createAccount, depositTo } from '../sim/domain/accounts.ts';
-import { createKey, DEFAULT_SCOPES } from '../sim/domain/keys.ts';
-import { createQuote } from '../sim/domain/quotes.ts';
-import type { ApiKeyRecord } from '../sim/domain/records.ts';
+import { acceptQuote } from '../sim/domain/quotes/index.ts';
+import { createAccount, depositTo } from '../sim/domain/quotes/index.ts';
+import { createKey, DEFAULT_SCOPES } from '../sim/domain/keys/index.ts';
+import { createQuote } from '../sim/domain/quotes/index.ts';
+import type { ApiKeyRecord } from '../sim/domain/keys/index.ts';
 import type { Deps } from '../sim/domain/context.ts';
 import { Simulator } from '../sim/simulator.ts';
-import { setPlatformQueueBound } from '../sim/domain/platform-queue.ts';
+import { setPlatformQueueBound } from '../sim/domain/runs/index.ts';
 
 export const PROFILE = 'local_custody' as const;
 export const RAIL = 'custody' as const;

@@ -29,12 +29,12 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { buildSimulator } from '../sim/app.ts';
-import { createAccount } from '../sim/domain/accounts.ts';
-import { mineBlocks } from '../sim/domain/chains.ts';
+import { createAccount } from '../sim/domain/quotes/index.ts';
+import { mineBlocks } from '../sim/domain/chains/index.ts';
 import { transact } from '../sim/domain/context.ts';
-import { createDestination, subscribe, verifyDestination } from '../sim/domain/destinations.ts';
-import { wakeMonitors } from '../sim/domain/monitor-engine.ts';
-import { createMonitor } from '../sim/domain/monitors.ts';
+import { createDestination, subscribe, verifyDestination } from '../sim/domain/deliveries/index.ts';
+import { wakeMonitors } from '../sim/domain/chains/index.ts';
+import { createMonitor } from '../sim/domain/chains/index.ts';
 import { builtProgram, log, removeDir, row, runNode, tempDir, type Row } from './helpers.ts';
 
 export const HOURS = [1, 6, 24] as const;

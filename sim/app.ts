@@ -9,6 +9,8 @@ import { installJsonBody } from './http/plugins/json-body.ts';
 import { installBrowserAccess } from './http/plugins/browsers.ts';
 import { installOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
+import { createServices, type Services } from './domain/services.ts';
+import { readChainScriptText } from './runtime/chain-script-file.ts';
 
 /** Spec 8: request bodies up to 262144 bytes. */
 export const BODY_LIMIT_BYTES = 262_144;
@@ -16,6 +18,8 @@ export const BODY_LIMIT_BYTES = 262_144;
 export interface BuiltSimulator {
   app: FastifyInstance;
   sim: Simulator;
+  /** The domain's services, as the routes are handed them. */
+  services: Services;
   /** Stops; what the store could not write at the end (see Simulator.close), or null. */
   close(): Promise<Error | null>;
 }
@@ -31,6 +35,16 @@ export async function buildSimulator(
   },
 ): Promise<BuiltSimulator> {
   const sim = await Simulator.open(options);
+  // Wired once, here: each service gets only what it declares.
+  const services = createServices({
+    deps: sim.deps,
+    telemetry: sim.telemetry,
+    windows: sim.windows,
+    limitsOn: sim.limitsOn,
+    send: sim.send,
+    runDue: () => sim.catchUp(),
+    readScript: readChainScriptText,
+  });
   const app = Fastify({
     logger: options.logger ? { level: 'error' } : false,
     // No per-request "incoming request"/"request completed" entries: the request log is
@@ -48,10 +62,16 @@ export async function buildSimulator(
   installErrorHandling(app, sim.controlToken);
   installJsonBody(app);
   installOpenApi(app);
-  installLifecycle(app, sim);
-  installAuth(app, sim);
+  installLifecycle(app, {
+    clock: sim.deps.clock,
+    store: sim.deps.store,
+    telemetry: sim.telemetry,
+    controlToken: sim.controlToken,
+    catchUpUnlessBusy: () => (sim.scheduler.isBusy ? undefined : sim.catchUp()),
+  });
+  installAuth(app, { clock: sim.deps.clock, env: sim.deps.env, keys: services.keys, limits: services.limits, telemetry: sim.telemetry });
   const browsers = installBrowserAccess(app, options.corsOrigins ?? []);
-  registerRoutes(app, sim);
+  registerRoutes(app, services, sim);
   browsers.addPreflightRoutes();
   options.beforeReady?.(app, sim);
   await app.ready();
@@ -59,6 +79,7 @@ export async function buildSimulator(
   return {
     app,
     sim,
+    services,
     async close() {
       if (closed) return null;
       closed = true;

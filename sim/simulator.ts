@@ -5,19 +5,23 @@ import { FileStore, type Snapshot, type StoreFs, type StoreWriteError } from './
 import { readSealingKey, secretsPathOf, writeSealingKey } from './store/secrets-file.ts';
 import type { Collections } from './domain/collections.ts';
 import { STORE_LAYOUT } from './store/layout.ts';
-import { transact, type Deps } from './domain/context.ts';
-import type { Environment, Job } from './domain/records.ts';
-import { Scheduler, type Advanced, type SchedulerOptions } from './domain/jobs.ts';
-import { MonitorIndex } from './domain/monitor-index.ts';
-import { Telemetry, type TelemetryState } from './domain/telemetry.ts';
-import { RollingWindows } from './domain/rate-limits.ts';
-import { assertBalanceInvariant } from './domain/ledger.ts';
+import { transact } from './domain/context.ts';
+import type { ChainDeps } from './domain/chains/index.ts';
+import type { Environment } from './domain/keys/index.ts';
+import type { Job } from './domain/jobs/index.ts';
+import { Scheduler, type Advanced, type SchedulerOptions } from './domain/jobs/index.ts';
+import { MonitorIndex } from './domain/chains/index.ts';
+import { Telemetry, type TelemetryState } from './domain/keys/index.ts';
+import { RollingWindows } from './domain/keys/index.ts';
+import { assertBalanceInvariant } from './domain/quotes/index.ts';
 import { buildListingFixtures } from '../fixtures/listings/index.ts';
 import { registerJobHandlers } from './domain/job-handlers.ts';
 import { sendWebhook, type WebhookSender } from './runtime/webhook-sender.ts';
 import { errors } from './domain/errors.ts';
 import { checkSnapshotDocument } from './domain/snapshot-check.ts';
-import { LIMITS } from './domain/rate-limits.ts';
+
+/** The domain's dependencies with the store as the file store it is here (the domain sees only its port). */
+export type SimulatorDeps = Omit<ChainDeps, 'store'> & { store: FileStore<Collections> };
 
 export interface SimulatorSnapshot {
   format: 'understudy-snapshot';
@@ -40,7 +44,7 @@ export interface SimulatorOptions {
    * default. Scenario runs pass one that stands still, tests one they move.
    */
   realTime?: RealTime;
-  /** The runaway bound of one advance (sim/domain/jobs.ts); tests lower it. */
+  /** The runaway bound of one advance (sim/domain/jobs/scheduler.ts); tests lower it. */
   maxJobsPerAdvance?: number;
   /** The files the store writes go through (tests hand in a disk that fills up). */
   storeFs?: StoreFs;
@@ -63,14 +67,12 @@ export function initialSnapshot(seed: string, clock: ClockState): Snapshot {
  */
 export class Simulator {
   readonly scheduler: Scheduler;
-  /** Blocks holding chain logs and reported monitor events, kept in memory (see sim/domain/monitor-index.ts). */
-  readonly monitorIndex: MonitorIndex;
   readonly telemetry: Telemetry;
   readonly windows: RollingWindows;
   private stopTicking: (() => void) | null = null;
 
   private constructor(
-    readonly deps: Deps,
+    readonly deps: SimulatorDeps,
     /** The seed this process was started with or last reset to: the store does not keep it (docs/decisions.md, Threat model). */
     private seed: string,
     readonly created: boolean,
@@ -84,17 +86,16 @@ export class Simulator {
     this.telemetry = new Telemetry(deps.store.getMeta<TelemetryState>('telemetry'));
     deps.store.setVolatile('telemetry', () => this.telemetry.snapshot());
     this.scheduler = new Scheduler(deps, schedulerOptions);
-    this.monitorIndex = MonitorIndex.attach(deps.store);
     deps.store.setHooks({
       beforeCommit: (tx) => {
         for (const balance of tx.written('balances')) assertBalanceInvariant(balance);
       },
       afterCommit: (collection, id, row) => {
         if (collection === 'jobs') this.scheduler.observe(row as Job | null);
-        else this.monitorIndex.observe(collection, id, row);
+        else deps.monitorIndex.observe(collection, id, row);
       },
     });
-    registerJobHandlers(this);
+    registerJobHandlers(this.scheduler, deps, send);
   }
 
   static async open(options: SimulatorOptions): Promise<Simulator> {
@@ -116,7 +117,8 @@ export class Simulator {
     if (sealing.text !== keptKey) await writeSealingKey(secretsPath, sealing.text);
     const random = new SeededRandom(generatorState(store.getMeta('random'), seed));
     await dropStoredSecrets(store, random.snapshot());
-    const deps: Deps = { clock, random, sealing, store, env: options.env ?? 'test' };
+    // Blocks holding chain logs and reported monitor events, kept in memory (sim/domain/chains/monitor-index.ts).
+    const deps: SimulatorDeps = { clock, random, sealing, store, env: options.env ?? 'test', monitorIndex: new MonitorIndex(store) };
     for (const balance of store.all('balances')) assertBalanceInvariant(balance);
     return new Simulator(deps, seed, created, options.limits ?? true, options.controlToken ?? null, options.send ?? sendWebhook, options.realTime ?? monotonicMs, {
       maxJobsPerAdvance: options.maxJobsPerAdvance,
@@ -129,13 +131,39 @@ export class Simulator {
   }
 
 
-  /** Monitor creation: 10 per minute per owner (spec 8), unless limits are off. */
-  createMonitorLimited<T>(accountId: string, create: () => T): T {
-    if (this.limitsOn) {
-      const taken = this.windows.take(`monitors:${accountId}`, LIMITS.monitorCreationsPerMinute, this.deps.clock.now());
-      if (!taken.allowed) throw errors.tooManyRequests(taken.retryAfterSeconds);
-    }
-    return create();
+  clockView(): { now: string; mode: ClockMode } {
+    return { now: this.deps.clock.nowIso(), mode: this.deps.clock.mode };
+  }
+
+  /**
+   * POST /sim/clock/advance: to an instant (never back), by seconds from this
+   * request's instant, or to the next due job; answers the instant reached, not
+   * a later read (in realtime mode time moves on while answering).
+   */
+  async advanceClock(to: { to: string } | { seconds: number } | { next: true }): Promise<{ now: string; processed: Advanced['processed'] }> {
+    let advanced: Advanced;
+    if ('to' in to) {
+      const toMs = Date.parse(to.to);
+      if (toMs < this.deps.clock.now()) throw errors.invalidInput(`body: 'to' (${to.to}) is before the current simulated time ${this.deps.clock.nowIso()}; the clock only moves forward.`);
+      advanced = await this.advance({ toMs });
+    } else if ('seconds' in to) advanced = await this.advance({ seconds: to.seconds, from: this.deps.clock.now() });
+    else advanced = await this.advance({ next: true });
+    return { now: new Date(advanced.reachedMs).toISOString(), processed: advanced.processed };
+  }
+
+  recentRequests(limit?: number) {
+    return this.telemetry.recentRequests(limit);
+  }
+
+  /** The store's layout (docs/decisions.md, store layout). */
+  storeFigures() {
+    return this.deps.store.figures();
+  }
+
+  /** A checkpoint on demand: what runs by itself every 50,000 journal lines and at shutdown. */
+  async checkpoint() {
+    await this.deps.store.checkpoint();
+    return this.deps.store.figures();
   }
 
   /** Keeps due jobs running in realtime mode while nobody calls (webhook retries, run steps). */
@@ -184,7 +212,7 @@ export class Simulator {
     this.telemetry.clear();
     this.windows.clear();
     this.scheduler.rebuild();
-    this.monitorIndex.rebuild();
+    this.deps.monitorIndex.rebuild();
   }
 
   /** GET /sim/snapshot: the whole state, clock included, as one JSON document (a SimulatorSnapshot), in chunks of bytes. */
@@ -213,7 +241,7 @@ export class Simulator {
     this.telemetry.restore((doc.store.meta?.telemetry as TelemetryState | undefined) ?? { requests: [], keyUsage: {} });
     this.windows.clear();
     this.scheduler.rebuild();
-    this.monitorIndex.rebuild();
+    this.deps.monitorIndex.rebuild();
   }
 
   /** Stops; what the store could not write at the end (its files still hold every acknowledged change), or null. */
@@ -222,6 +250,9 @@ export class Simulator {
     return this.deps.store.close();
   }
 }
+
+/** What the control API (contract section 2) does to the simulator as a whole. */
+export type SimulatorControl = Pick<Simulator, 'reset' | 'clockView' | 'advanceClock' | 'recentRequests' | 'exportSnapshot' | 'importSnapshot' | 'storeFigures' | 'checkpoint'>;
 
 /**
  * The generator's state from what a store or snapshot holds: the ratchet state,

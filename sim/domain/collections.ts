@@ -1,5 +1,10 @@
-import type { AcceptanceRecord, Account, ApiKeyRecord, Balance, BillingRecord, Job, KeySecretIndex, LedgerEntry, QuoteRecord, ReservationRecord, RunEventRecord, RunRecord, ArtifactRecord, ChainLog, MonitorRecord, MonitorWindow, MonitorEventRecord, NotificationRecord, DestinationRecord, SubscriptionRecord, DeliveryRecord, ChainScriptEntry } from './records.ts';
-import type { Listing, ListingVersion } from './catalog-types.ts';
+import type { AcceptanceRecord, Account, Balance, LedgerEntry, QuoteRecord, ReservationRecord } from './quotes/records.ts';
+import type { ApiKeyRecord, KeySecretIndex } from './keys/records.ts';
+import type { BillingRecord, RunEventRecord, RunRecord, ArtifactRecord } from './runs/records.ts';
+import type { Job } from './jobs/records.ts';
+import type { ChainLog, MonitorRecord, MonitorWindow, MonitorEventRecord, NotificationRecord, ChainScriptEntry } from './chains/records.ts';
+import type { DestinationRecord, SubscriptionRecord, DeliveryRecord } from './deliveries/records.ts';
+import type { Listing, ListingVersion } from './catalog/catalog-types.ts';
 
 /** Every collection of the store and the record type it holds. */
 export interface Collections {

@@ -1,12 +1,11 @@
 import type { Clock } from '../runtime/clock.ts';
 import type { SeededRandom } from '../runtime/random.ts';
 import type { SealingKey } from '../runtime/sealing.ts';
-import type { FileStore, Tx } from '../store/file-store.ts';
-import type { Collections } from './collections.ts';
-import type { Environment } from './records.ts';
+import type { Environment } from './keys/records.ts';
+import type { StorePort, StoreTx } from './store-port.ts';
 
-export type StoreTx = Tx<Collections>;
-export type Store = FileStore<Collections>;
+export type { StoreTx };
+export type Store = StorePort;
 
 /** What every domain service is built from; sim/app.ts is the only place that makes one. */
 export interface Deps {

@@ -1,21 +1,23 @@
-import type { Simulator } from '../simulator.ts';
-import { runChainScriptEntry } from './chain-scripts.ts';
-import { prepareAttempt, recordAttempt } from './deliveries.ts';
-import { tickMonitor } from './monitor-engine.ts';
-import { runStepJob } from './run-worker.ts';
+import type { WebhookSender } from '../runtime/webhook-sender.ts';
+import { runChainScriptEntry } from './chains/chain-scripts.ts';
+import type { ChainDeps } from './chains/chain-deps.ts';
+import { prepareAttempt, recordAttempt } from './deliveries/deliveries.ts';
+import type { Scheduler } from './jobs/scheduler.ts';
+import { tickInTx } from './chains/monitor-engine.ts';
+import { runStepJob } from './runs/run-worker.ts';
 
 /** Every kind of scheduled job and the domain function that performs it. */
-export function registerJobHandlers(sim: Simulator): void {
-  sim.scheduler.on('run.step', (job) => runStepJob(sim.deps, job.ref));
-  sim.scheduler.on('monitor.tick', (job) => tickMonitor(sim.deps, job.ref));
+export function registerJobHandlers(scheduler: Scheduler, deps: ChainDeps, send: WebhookSender): void {
+  scheduler.on('run.step', (tx, job) => runStepJob(deps, tx, job.ref));
+  scheduler.on('monitor.tick', (tx, job) => tickInTx(deps, tx, job.ref));
   // Attempts due at one instant wait on their receivers together; see PhasedJobHandler.
-  sim.scheduler.onPhased('delivery.attempt', {
-    prepare: (job) => prepareAttempt(sim.deps, job.ref),
-    send: (prepared) => sim.send(prepared.request),
-    record: (_job, prepared, result) => recordAttempt(sim.deps, prepared, result),
+  scheduler.onPhased('delivery.attempt', {
+    prepare: (job) => prepareAttempt(deps, job.ref),
+    send: (prepared) => send(prepared.request),
+    record: (tx, _job, prepared, result) => recordAttempt(deps, tx, prepared, result),
   });
-  sim.scheduler.on('chain.script', (job) => runChainScriptEntry(sim.deps, job.ref));
+  scheduler.on('chain.script', (tx, job) => runChainScriptEntry(deps, tx, job.ref));
   // Key and quote expiry change nothing stored (status derives from expiresAt); the jobs make the moment visible in `processed`.
-  sim.scheduler.on('key.expire', () => undefined);
-  sim.scheduler.on('quote.expire', () => undefined);
+  scheduler.on('key.expire', () => undefined);
+  scheduler.on('quote.expire', () => undefined);
 }

@@ -1,7 +1,7 @@
-import { ASSETS } from './assets.ts';
+import { ASSETS } from './catalog/assets.ts';
 import { errors } from './errors.ts';
-import { assertBalanceInvariant } from './ledger.ts';
-import type { Balance } from './records.ts';
+import { assertBalanceInvariant } from './quotes/ledger.ts';
+import type { Balance } from './quotes/records.ts';
 
 /**
  * PUT /sim/snapshot checks the whole document before anything changes, so a

@@ -14,6 +14,8 @@ export interface ClockState {
 
 export interface Clock {
   readonly mode: ClockMode;
+  /** The simulated epoch (DEFAULT_EPOCH_MS): where a new frozen clock starts, and where the simulated chains' genesis blocks stand. */
+  readonly epochMs: number;
   now(): number;
   nowIso(): string;
   /**
@@ -73,6 +75,7 @@ export function createClock(state: ClockState): Clock {
     get mode() {
       return current.mode;
     },
+    epochMs: DEFAULT_EPOCH_MS,
     now() {
       if (pinned !== null) return pinned;
       // Wall clocks can step backwards; simulated time never does.

@@ -11,7 +11,7 @@ import { isIP, type LookupFunction } from 'node:net';
  * a private address cannot slip past). Redirects are never followed.
  */
 
-/** Why an address may not be connected to, or null when it may (sim/domain/webhook-address.ts). */
+/** Why an address may not be connected to, or null when it may (sim/domain/deliveries/webhook-address.ts). */
 export type AddressPolicy = (address: string) => string | null;
 
 export interface WebhookRequest {

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import {
   CATEGORIES, CHAINS, OWNERSHIPS, PERMISSIONS, PRICE_STRUCTURES, PROFILES, TOPICS,
   type Listing, type ListingVersion, type Profile,
-} from '../../sim/domain/catalog-types.ts';
-import { referencePrice } from '../../sim/domain/pricing.ts';
+} from '../../sim/domain/catalog/index.ts';
+import { referencePrice } from '../../sim/domain/catalog/index.ts';
 import { buildListingFixtures, CREATOR_TEST_LISTING_ID, TOKEN_RESEARCH_LISTING_ID } from '../../fixtures/listings/index.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 
@@ -94,7 +94,7 @@ function expectConsistentWalk(result: { pages: Page[]; agents: Page['agents'] },
   expect([...ids].sort()).toEqual(expectedIds(q));
 }
 
-/** Reference price of a returned agent, from its offers (rates of sim/domain/pricing.ts, in micro-USD per unit). */
+/** Reference price of a returned agent, from its offers (rates of sim/domain/catalog/pricing.ts, in micro-USD per unit). */
 const MICRO_USD_PER_UNIT: Record<Profile, bigint> = { solana_sol: 150_000_000n, solana_usdc: 1_000_000n, sim: 1_000_000n, local_custody: 3_000_000_000n };
 const DECIMALS: Record<Profile, bigint> = { solana_sol: 9n, solana_usdc: 6n, sim: 6n, local_custody: 18n };
 function offerReferencePrice(agent: Record<string, any>, profile?: Profile): bigint {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ASSETS } from '../../sim/domain/assets.ts';
-import type { Listing, Profile } from '../../sim/domain/catalog-types.ts';
+import { ASSETS } from '../../sim/domain/catalog/index.ts';
+import type { Listing, Profile } from '../../sim/domain/catalog/index.ts';
 import { buildListingFixtures, CREATOR_TEST_LISTING_ID } from '../../fixtures/listings/index.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret } from '../../sim/domain/keys.ts';
+import { hashSecret } from '../../sim/domain/keys/index.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 import {
   advance,

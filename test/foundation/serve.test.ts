@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashSecret } from '../../sim/domain/keys.ts';
+import { hashSecret } from '../../sim/domain/keys/index.ts';
 import { startSimulator } from '../helpers/simulator.ts';
 import { removeTempDirs, tempDir, waitFor } from './support.ts';
 import { journalEntries } from '../helpers/journal.ts';

@@ -2,7 +2,7 @@ import { appendFile, copyFile, mkdir, readdir, readFile, rm, stat, writeFile } f
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSimulator } from '../../sim/app.ts';
-import { hashSecret } from '../../sim/domain/keys.ts';
+import { hashSecret } from '../../sim/domain/keys/index.ts';
 import { StoreFileError } from '../../sim/store/file-store.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 import { createAccount, createKey, simulatorsPerTest, storeFiles, tempDir } from './support.ts';

@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addressPolicy, addressRefusal } from '../../sim/domain/webhook-address.ts';
+import { addressPolicy, addressRefusal } from '../../sim/domain/deliveries/index.ts';
 import { sendWebhook } from '../../sim/runtime/webhook-sender.ts';
 import { ALICE, BOB, advance, cleanupAfterEach, createDestination, createMonitor, detail, ethKey, mine, notifications, simDeliveries, start, transfer, verify } from '../monitors/support.ts';
 

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSimulator } from '../../sim/app.ts';
-import { assertBalanceInvariant } from '../../sim/domain/ledger.ts';
+import { assertBalanceInvariant } from '../../sim/domain/quotes/index.ts';
 import { frameworkErrors, installErrorHandling } from '../../sim/http/plugins/errors.ts';
 import { registerRoutes } from '../../sim/http/routes/index.ts';
 import type { WebhookRequest } from '../../sim/runtime/webhook-sender.ts';
@@ -159,7 +159,7 @@ function enumerateRoutes(): Route[] {
   probe.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) found.push({ method: String(method), url: route.url ?? route.path });
   });
-  registerRoutes(probe, s.sim);
+  registerRoutes(probe, s.services, s.sim);
   const seen = new Set<string>();
   return found.filter((r) => {
     const id = `${r.method} ${r.url}`;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Profile } from '../../sim/domain/catalog-types.ts';
+import type { Profile } from '../../sim/domain/catalog/index.ts';
 import {
   advance, balance, billing, buy, DEMO_DEPOSIT, expectLedger, expectMoneyAfter, expectSettlement, keyOf, script, simRun, stepsOf, stopAll, start, terms,
   tokenInput, untilEnded, untilStep,

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_RESEARCH_LISTING_ID } from '../../fixtures/listings/index.ts';
-import { ASSETS } from '../../sim/domain/assets.ts';
-import type { Profile } from '../../sim/domain/catalog-types.ts';
+import { ASSETS } from '../../sim/domain/catalog/index.ts';
+import type { Profile } from '../../sim/domain/catalog/index.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 import { expectLedger, RAIL, TERMINAL, tokenInput } from './support.ts';
 

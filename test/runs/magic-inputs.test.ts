@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listingIdFor, SOLANA_INSPECTION_LISTING_ID, TOKEN_RESEARCH_LISTING_ID, WORKFLOW_LISTING_ID } from '../../fixtures/listings/index.ts';
-import type { Profile } from '../../sim/domain/catalog-types.ts';
+import type { Profile } from '../../sim/domain/catalog/index.ts';
 import { buy, simRun, stepsOf, stopAll, start, untilEnded } from './support.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildListingFixtures, TOKEN_RESEARCH_LISTING_ID } from '../../fixtures/listings/index.ts';
-import { ASSETS } from '../../sim/domain/assets.ts';
-import type { Profile } from '../../sim/domain/catalog-types.ts';
+import { ASSETS } from '../../sim/domain/catalog/index.ts';
+import type { Profile } from '../../sim/domain/catalog/index.ts';
 import { canonicalJson } from '../../sim/domain/canonical-json.ts';
 import {
   billing, buy, MSG, RAIL, script, simRun, stepsOf, stopAll, start, terms, tokenInput, untilEnded, untilStep, UUID,

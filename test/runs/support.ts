@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { TOKEN_RESEARCH_LISTING_ID } from '../../fixtures/listings/index.ts';
-import { ASSETS } from '../../sim/domain/assets.ts';
-import type { Profile } from '../../sim/domain/catalog-types.ts';
+import { ASSETS } from '../../sim/domain/catalog/index.ts';
+import type { Profile } from '../../sim/domain/catalog/index.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 
 /** Shared helpers of the run suite (not a test file). */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redactCredentials as simRedacts } from '../../sim/domain/credentials.ts';
+import { redactCredentials as simRedacts } from '../../sim/domain/keys/index.ts';
 import { redactCredentials } from '../../src/scenario/credentials.ts';
 
 /**

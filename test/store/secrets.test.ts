@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Collections } from '../../sim/domain/collections.ts';
 import { STORE_LAYOUT } from '../../sim/store/layout.ts';
-import { signatureMatches } from '../../sim/domain/signing.ts';
+import { signatureMatches } from '../../sim/domain/deliveries/index.ts';
 import type { WebhookRequest, WebhookResult } from '../../sim/runtime/webhook-sender.ts';
 import { FileStore, type Snapshot } from '../../sim/store/file-store.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { signatureMatches, signPayload } from '../../sim/domain/signing.ts';
+import { signatureMatches, signPayload } from '../../sim/domain/deliveries/index.ts';
 import { isSignatureValid, webhookSignature } from '../../src/webhook/signature.ts';
 
 /**

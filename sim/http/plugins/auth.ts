@@ -1,9 +1,10 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { errors, ServiceError } from '../../domain/errors.ts';
-import { authenticate } from '../../domain/keys.ts';
-import type { ApiKeyRecord, Scope } from '../../domain/records.ts';
-import { LIMITS } from '../../domain/rate-limits.ts';
-import type { Simulator } from '../../simulator.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import type { ApiKeyRecord, Environment, Scope } from '../../domain/keys/index.ts';
+import { LIMITS } from '../../domain/keys/index.ts';
+import type { KeysService, LimitsService } from '../../domain/services.ts';
+import type { Telemetry } from '../../domain/keys/index.ts';
 import { prependRouteHook, scopeOf } from './route-scope.ts';
 
 /** How a /v1 route authenticates (spec 5 and the scope table). */
@@ -34,7 +35,16 @@ export function clientAddress(request: FastifyRequest): string {
   return request.socket?.remoteAddress ?? request.ip ?? 'unknown';
 }
 
-export function installAuth(app: FastifyInstance, sim: Simulator): void {
+/** What the checks read: the clock, the environment, keys, the request limits and the key usage count. */
+export interface AuthDependencies {
+  clock: Clock;
+  env: Environment;
+  keys: KeysService;
+  limits: LimitsService;
+  telemetry: Telemetry;
+}
+
+export function installAuth(app: FastifyInstance, auth: AuthDependencies): void {
   app.decorateRequest('apiKey', null);
   // Each /v1 route that declares `auth` gets its own onRequest hook (after the global
   // ones), built from its config once: a request does not look its route's options up,
@@ -48,7 +58,7 @@ export function installAuth(app: FastifyInstance, sim: Simulator): void {
       if (scopeOf(route.url ?? route.path) === 'v1') throw new Error(`${route.method} ${route.url}: a /v1 route must declare config.auth`);
       return;
     }
-    const check = checker(sim, config);
+    const check = checker(auth, config);
     const onRequest = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
       let failure: unknown = null;
       try {
@@ -75,17 +85,15 @@ function authorizationHeaders(request: FastifyRequest): number {
 }
 
 /** The authentication, scope and rate-limit checks of one route (spec 5, 8); throws the spec's error. */
-function checker(sim: Simulator, config: FastifyContextConfig): (request: FastifyRequest) => void {
+function checker({ clock, env, keys, limits, telemetry }: AuthDependencies, config: FastifyContextConfig): (request: FastifyRequest) => void {
   const { auth, scope, rehearsal, quoteCreation } = config;
   return (request) => {
     // The rate windows and the key's use count the instant the request arrived; the
     // request's own instant is fixed later, when its body has arrived (lifecycle.ts).
-    const now = sim.deps.clock.now();
-    if (sim.limitsOn) {
-      const taken = sim.windows.take(`address:${clientAddress(request)}`, LIMITS.perClientAddressPerMinute, now);
-      if (!taken.allowed) throw errors.tooManyRequests(taken.retryAfterSeconds);
-    }
-    if (rehearsal && sim.deps.env === 'production') throw errors.unavailable('Rehearsal routes are not available in the production environment.');
+    const now = clock.now();
+    const addressWait = limits.refusal(`address:${clientAddress(request)}`, LIMITS.perClientAddressPerMinute, now);
+    if (addressWait !== null) throw errors.tooManyRequests(addressWait);
+    if (rehearsal && env === 'production') throw errors.unavailable('Rehearsal routes are not available in the production environment.');
     if (auth === 'none') return;
     // Spec 5.2: Node keeps only the first Authorization header in request.headers.
     if (request.headers.authorization !== undefined && authorizationHeaders(request) > 1) throw twoKeys();
@@ -99,19 +107,17 @@ function checker(sim: Simulator, config: FastifyContextConfig): (request: Fastif
       throw errors.unauthenticated();
     }
     const match = BEARER.exec(authorization);
-    const key = match ? authenticate(sim.deps, match[1]) : null;
+    const key = match ? keys.authenticate(match[1]) : null;
     if (!key) throw errors.unauthenticated();
-    if (sim.limitsOn) {
-      const taken = sim.windows.take(`key:${key.id}`, key.rateLimitPerMinute, now);
-      if (!taken.allowed) throw errors.keyRateLimited(taken.retryAfterSeconds);
-    }
+    const keyWait = limits.refusal(`key:${key.id}`, key.rateLimitPerMinute, now);
+    if (keyWait !== null) throw errors.keyRateLimited(keyWait);
     request.apiKey = key;
     // Counted on arrival; lastUsedAt moves to the request's instant when that is fixed (lifecycle.ts).
-    sim.telemetry.keyUsed(key.id, now);
+    telemetry.keyUsed(key.id, now);
     if (scope && !key.scopes.includes(scope)) throw errors.missingScope();
-    if (quoteCreation && sim.limitsOn) {
-      const taken = sim.windows.take(`quotes:${clientAddress(request)}`, LIMITS.quoteCreationsPerAddressPerMinute, now);
-      if (!taken.allowed) throw errors.tooManyRequests(taken.retryAfterSeconds);
+    if (quoteCreation) {
+      const quoteWait = limits.refusal(`quotes:${clientAddress(request)}`, LIMITS.quoteCreationsPerAddressPerMinute, now);
+      if (quoteWait !== null) throw errors.tooManyRequests(quoteWait);
     }
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, ServiceError } from '../../domain/errors.ts';
-import { redactCredentials } from '../../domain/credentials.ts';
+import { redactCredentials } from '../../domain/keys/index.ts';
 import { SnapshotShapeError, StoreWriteError } from '../../store/file-store.ts';
 import { describeValidation } from './validation.ts';
 import { unmatchedScope } from './route-scope.ts';

@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { errors } from '../../domain/errors.ts';
 import { prependRouteHook, scopeOf, unmatchedScope } from './route-scope.ts';
-import type { Simulator } from '../../simulator.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import type { Telemetry } from '../../domain/keys/index.ts';
 
 /**
  * Hooks around every request: realtime catch-up of due jobs before it runs,
@@ -29,10 +30,18 @@ declare module 'fastify' {
 const notSaved = errors.notSaved();
 const NOT_SAVED_BODY = JSON.stringify({ error: { code: notSaved.code, message: notSaved.message } });
 
-export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
-  const clock = sim.deps.clock;
-  const store = sim.deps.store;
+/** What the hooks need: the clock, the store's durability, the request log, the control token, the due jobs. */
+export interface LifecycleDependencies {
+  clock: Clock;
+  /** The store's journal: idle when every change is on disk; settled once the pending ones are (rejects when refused). */
+  store: { idle(): boolean; settled(): Promise<void> };
+  telemetry: Telemetry;
+  controlToken: string | null;
+  /** Runs what fell due (realtime), unless an advance is already under way: then nothing, and the ticker catches up. */
+  catchUpUnlessBusy: () => Promise<unknown> | undefined;
+}
 
+export function installLifecycle(app: FastifyInstance, { clock, store, telemetry, controlToken: token, catchUpUnlessBusy }: LifecycleDependencies): void {
   // The ISO text of the last instant formatted: on a frozen clock (and within a
   // millisecond on a realtime one) every request formats the same instant.
   let lastMs = Number.NaN;
@@ -46,7 +55,7 @@ export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
   };
 
   const logRequest = (request: FastifyRequest, reply: FastifyReply, route: string) => {
-    sim.telemetry.log({ at: isoAt(clock.now()), method: request.method, route, status: reply.statusCode, keyId: request.apiKey?.id ?? null });
+    telemetry.log({ at: isoAt(clock.now()), method: request.method, route, status: reply.statusCode, keyId: request.apiKey?.id ?? null });
   };
 
   // A request happens at one instant: the synchronous part of every handler (all
@@ -62,7 +71,7 @@ export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
     const at = clock.now();
     request.simNowMs = at;
     request.simNow = isoAt(at);
-    if (request.apiKey) sim.telemetry.lastUsedAt(request.apiKey.id, at);
+    if (request.apiKey) telemetry.lastUsedAt(request.apiKey.id, at);
     return at;
   };
 
@@ -91,8 +100,7 @@ export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
       };
       prependRouteHook(route, 'onResponse', logMatched);
     }
-    if (scope === 'sim' && sim.controlToken !== null) {
-      const token = sim.controlToken;
+    if (scope === 'sim' && token !== null) {
       const controlToken = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
         if (request.headers['x-understudy-control-token'] !== token) done(errors.unauthenticatedControl());
         else done();
@@ -102,11 +110,14 @@ export function installLifecycle(app: FastifyInstance, sim: Simulator): void {
   });
 
   if (clock.mode === 'realtime') {
-    // Realtime: run what fell due first. While an advance is already under way (a
+    // Realtime: run what fell due first. A GET may so commit jobs, on purpose: on a
+    // realtime clock what fell due has happened whoever asks, and a read must show it
+    // (a run's step, a delivery's retry), as the production service's own workers would
+    // have. The read itself changes nothing; the catch-up is the clock's. While an advance is already under way (a
     // delivery may be waiting on this very caller, e.g. a receiver asking
     // /sim/clock), the request does not queue behind it; the ticker catches up.
     app.addHook('onRequest', async () => {
-      if (clock.mode === 'realtime' && !sim.scheduler.isBusy) await sim.catchUp();
+      if (clock.mode === 'realtime') await catchUpUnlessBusy();
     });
   }
 

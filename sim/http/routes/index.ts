@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Simulator } from '../../simulator.ts';
+import type { Services } from '../../domain/services.ts';
+import type { SimulatorControl } from '../../simulator.ts';
 import { installCanonicalIds } from '../canonical-ids.ts';
 import { buyerKeyRoutes } from './v1/buyer-key.ts';
 import { capabilitiesRoutes } from './v1/capabilities.ts';
@@ -12,18 +13,18 @@ import { controlMonitorRoutes } from './sim/control-monitors.ts';
 import { openApiRoutes } from './v1/openapi.ts';
 import { controlCoreRoutes } from './sim/control-core.ts';
 
-/** Every route, in an explicit order. */
-export function registerRoutes(app: FastifyInstance, sim: Simulator): void {
+/** Every route, in an explicit order; each is handed the services it calls. */
+export function registerRoutes(app: FastifyInstance, services: Services, control: SimulatorControl): void {
   // Before any route, so that every route's UUIDs are canonicalised.
   installCanonicalIds(app);
-  buyerKeyRoutes(app, sim);
-  capabilitiesRoutes(app, sim);
-  catalogRoutes(app, sim);
-  quoteRoutes(app, sim);
-  runRoutes(app, sim);
-  monitorRoutes(app, sim);
+  buyerKeyRoutes(app, services);
+  capabilitiesRoutes(app, services);
+  catalogRoutes(app, services);
+  quoteRoutes(app, services);
+  runRoutes(app, services);
+  monitorRoutes(app, services);
   openApiRoutes(app);
-  controlCoreRoutes(app, sim);
-  controlRunRoutes(app, sim);
-  controlMonitorRoutes(app, sim);
+  controlCoreRoutes(app, { ...services, control });
+  controlRunRoutes(app, services);
+  controlMonitorRoutes(app, services);
 }

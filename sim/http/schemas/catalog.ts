@@ -1,5 +1,5 @@
 import { Type } from './json-schema.ts';
-import { CATEGORIES, CHAINS, OWNERSHIPS, PERMISSIONS, PRICE_STRUCTURES, PROFILES, TOPICS } from '../../domain/catalog-types.ts';
+import { CATEGORIES, CHAINS, OWNERSHIPS, PERMISSIONS, PRICE_STRUCTURES, PROFILES, TOPICS } from '../../domain/catalog/index.ts';
 import { Amount, DateTime, Nullable, Uuid } from './common.ts';
 
 const oneOf = (values: readonly string[]) => Type.String({ enum: [...values] });

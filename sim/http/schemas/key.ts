@@ -1,6 +1,6 @@
 import { Type } from './json-schema.ts';
-import { PROFILES } from '../../domain/catalog-types.ts';
-import { SCOPES } from '../../domain/records.ts';
+import { PROFILES } from '../../domain/catalog/index.ts';
+import { SCOPES } from '../../domain/keys/index.ts';
 import { Amount, DateTime, Nullable, Uuid } from './common.ts';
 
 /** The API key object of spec 2.3. */

@@ -1,6 +1,6 @@
 import { Type } from './json-schema.ts';
 import { AmountInput, DateTime, IdempotencyKey, Nullable, Uuid } from './common.ts';
-import { RULE_EVENTS } from '../../domain/monitor-rules.ts';
+import { RULE_EVENTS } from '../../domain/chains/index.ts';
 
 /** Spec 4.10–4.12: monitor creation, rule objects and triggers, no additional properties anywhere. */
 const Id = Type.String({ pattern: '^[a-z][a-z0-9-]{0,39}$' });

@@ -1,13 +1,10 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '../../schemas/json-schema.ts';
-import { accountView, createAccount, depositTo, balanceView } from '../../../domain/accounts.ts';
-import { errors } from '../../../domain/errors.ts';
-import { currentFaults, setFaults } from '../../../domain/faults.ts';
-import { createKey, keyView, revokeKey, type CreateKeyInput } from '../../../domain/keys.ts';
-import type { Profile } from '../../../domain/catalog-types.ts';
-import { historyOf } from '../../../domain/ledger.ts';
-import type { Simulator } from '../../../simulator.ts';
+import type { CreateKeyInput } from '../../../domain/keys/index.ts';
+import type { Profile } from '../../../domain/catalog/index.ts';
+import type { KeysService, LedgerService, PlatformService } from '../../../domain/services.ts';
+import type { SimulatorControl } from '../../../simulator.ts';
 import { JSON_TYPE } from '../../answer-cache.ts';
 import { AmountInput, IdParams, Uuid } from '../../schemas/common.ts';
 import { ProfileSchema, Scope } from '../../schemas/key.ts';
@@ -34,32 +31,22 @@ const CreateKeyBody = Type.Object(
   { additionalProperties: false },
 );
 
-export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
-  const deps = sim.deps;
-
+export function controlCoreRoutes(app: FastifyInstance, { control, ledger, keys, platform }: { control: SimulatorControl; ledger: LedgerService; keys: KeysService; platform: PlatformService }): void {
   app.post('/sim/reset', {
     schema: { ...hide, body: Type.Optional(Type.Object({ seed: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Integer()])) }, { additionalProperties: false })) },
     handler: async (request) => {
-      await sim.reset((request.body as { seed?: string | number } | undefined)?.seed);
+      await control.reset((request.body as { seed?: string | number } | undefined)?.seed);
       return { ok: true };
     },
   });
 
-  app.get('/sim/clock', { schema: hide, handler: async () => ({ now: deps.clock.nowIso(), mode: deps.clock.mode }) });
+  app.get('/sim/clock', { schema: hide, handler: async () => control.clockView() });
 
   app.post('/sim/clock/advance', {
     schema: { ...hide, body: AdvanceBody },
     handler: async (request) => {
       const body = request.body as Static<typeof AdvanceBody>;
-      let advanced;
-      if ('to' in body) {
-        const toMs = Date.parse(body.to);
-        if (toMs < deps.clock.now()) throw errors.invalidInput(`body: 'to' (${body.to}) is before the current simulated time ${deps.clock.nowIso()}; the clock only moves forward.`);
-        advanced = await sim.advance({ toMs });
-      } else if ('seconds' in body) advanced = await sim.advance({ seconds: body.seconds, from: deps.clock.now() });
-      else advanced = await sim.advance({ next: true });
-      // The instant the advance reached, not a later read: in realtime mode time moves on while answering.
-      return { now: new Date(advanced.reachedMs).toISOString(), processed: advanced.processed };
+      return control.advanceClock('to' in body ? { to: body.to } : 'seconds' in body ? { seconds: body.seconds } : { next: true });
     },
   });
 
@@ -69,78 +56,64 @@ export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
       body: Type.Object({ type: Type.String({ enum: ['solana', 'evm'] }), label: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
     },
     handler: async (request, reply) => {
-      const account = createAccount(deps, request.body as { type: 'solana' | 'evm'; label?: string });
-      return reply.code(201).send({ account: { id: account.id, type: account.type, label: account.label } });
+      return reply.code(201).send({ account: ledger.createAccount(request.body as { type: 'solana' | 'evm'; label?: string }) });
     },
   });
 
   app.get('/sim/accounts', {
     schema: hide,
-    handler: async () => ({ accounts: deps.store.all('accounts').map((a) => ({ id: a.id, type: a.type, label: a.label })) }),
+    handler: async () => ({ accounts: ledger.accounts() }),
   });
 
-  app.get('/sim/accounts/:id', { schema: { ...hide, params: IdParams }, handler: async (request) => accountView(deps, (request.params as { id: string }).id) });
+  app.get('/sim/accounts/:id', { schema: { ...hide, params: IdParams }, handler: async (request) => ledger.account((request.params as { id: string }).id) });
 
   app.get('/sim/accounts/:id/ledger', {
     schema: { ...hide, params: IdParams },
-    handler: async (request) => {
-      const { id } = request.params as { id: string };
-      accountView(deps, id);
-      return { entries: historyOf(deps.store, id) };
-    },
+    handler: async (request) => ({ entries: ledger.history((request.params as { id: string }).id) }),
   });
 
   app.get('/sim/accounts/:id/keys', {
     schema: { ...hide, params: IdParams },
-    handler: async (request) => {
-      const { id } = request.params as { id: string };
-      accountView(deps, id);
-      return { keys: deps.store.all('keys').filter((k) => k.accountId === id).map((k) => keyView(deps, sim.telemetry, k)) };
-    },
+    handler: async (request) => ({ keys: keys.ofAccount((request.params as { id: string }).id) }),
   });
 
   app.post('/sim/accounts/:id/deposits', {
     schema: { ...hide, params: IdParams, body: Type.Object({ profile: ProfileSchema, amountAtomic: AmountInput }, { additionalProperties: false }) },
     handler: async (request, reply) => {
       const { profile, amountAtomic } = request.body as { profile: Profile; amountAtomic: string };
-      const balance = depositTo(deps, (request.params as { id: string }).id, profile, amountAtomic);
-      return reply.code(201).send({ balance: balanceView(balance) });
+      return reply.code(201).send({ balance: ledger.deposit((request.params as { id: string }).id, profile, amountAtomic) });
     },
   });
 
   app.post('/sim/accounts/:id/keys', {
     schema: { ...hide, params: IdParams, body: CreateKeyBody },
     handler: async (request, reply) => {
-      const { key, secret } = createKey(deps, (request.params as { id: string }).id, request.body as CreateKeyInput);
-      return reply.code(201).send({ key: keyView(deps, sim.telemetry, key), secret });
+      return reply.code(201).send(keys.create((request.params as { id: string }).id, request.body as CreateKeyInput));
     },
   });
 
   app.post('/sim/keys/:id/revoke', {
     schema: { ...hide, params: IdParams },
-    handler: async (request) => ({ key: keyView(deps, sim.telemetry, revokeKey(deps, (request.params as { id: string }).id)) }),
+    handler: async (request) => ({ key: keys.revoke((request.params as { id: string }).id) }),
   });
 
   app.get('/sim/requests', {
     schema: { ...hide, querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })) }, { additionalProperties: false }) },
-    handler: async (request) => ({ requests: sim.telemetry.recentRequests((request.query as { limit?: number }).limit) }),
+    handler: async (request) => ({ requests: control.recentRequests((request.query as { limit?: number }).limit) }),
   });
 
   app.get('/sim/snapshot', {
     schema: hide,
     // Sent as the chunks are, without another serialization of the whole document.
-    handler: async (_request, reply) => reply.type(JSON_TYPE).send(Readable.from(sim.exportSnapshot())),
+    handler: async (_request, reply) => reply.type(JSON_TYPE).send(Readable.from(control.exportSnapshot())),
   });
 
   // The store's layout (docs/decisions.md, store layout), and a checkpoint on demand: what runs by
   // itself every 50,000 journal lines and at shutdown.
-  app.get('/sim/store', { schema: hide, handler: async () => ({ store: deps.store.figures() }) });
+  app.get('/sim/store', { schema: hide, handler: async () => ({ store: control.storeFigures() }) });
   app.post('/sim/store/checkpoint', {
     schema: hide,
-    handler: async () => {
-      await deps.store.checkpoint();
-      return { store: deps.store.figures() };
-    },
+    handler: async () => ({ store: await control.checkpoint() }),
   });
 
   app.put('/sim/snapshot', {
@@ -148,12 +121,12 @@ export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
     bodyLimit: 512 * 1024 * 1024,
     schema: { ...hide, body: Type.Object({ format: Type.Literal('understudy-snapshot'), version: Type.Literal(1), clock: Type.Object({ now: Type.String({ format: 'date-time' }) }, { additionalProperties: true }), store: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: false }) },
     handler: async (request) => {
-      await sim.importSnapshot(request.body as never);
-      return { ok: true, now: deps.clock.nowIso() };
+      await control.importSnapshot(request.body as never);
+      return { ok: true, now: control.clockView().now };
     },
   });
 
-  app.get('/sim/faults', { schema: hide, handler: async () => ({ faults: currentFaults(deps) }) });
+  app.get('/sim/faults', { schema: hide, handler: async () => ({ faults: platform.faults() }) });
 
   app.put('/sim/faults', {
     schema: {
@@ -167,6 +140,6 @@ export function controlCoreRoutes(app: FastifyInstance, sim: Simulator): void {
         { additionalProperties: false },
       ),
     },
-    handler: async (request) => ({ faults: setFaults(deps, request.body as never) }),
+    handler: async (request) => ({ faults: platform.setFaults(request.body as never) }),
   });
 }

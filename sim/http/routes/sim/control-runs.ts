@@ -1,13 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import { errors } from '../../../domain/errors.ts';
-import { reconcileRun, scriptRun } from '../../../domain/run-worker.ts';
-import { billingView, eventsOf, expireExport, runView } from '../../../domain/run-views.ts';
-import type { ScriptBody } from '../../../domain/run-plan.ts';
-import { publishListingVersion, setListingActive } from '../../../domain/listings-admin.ts';
-import type { ListingVersion } from '../../../domain/catalog-types.ts';
-import { platformQueue, setPlatformQueueBound } from '../../../domain/platform-queue.ts';
-import type { Simulator } from '../../../simulator.ts';
+import type { ScriptBody } from '../../../domain/runs/index.ts';
+import type { CatalogService, RunsService } from '../../../domain/services.ts';
+import type { ListingVersion } from '../../../domain/catalog/index.ts';
 import { AmountInput, IdParams, Uuid } from '../../schemas/common.ts';
 
 /** Control API for runs, listings and the platform queue (contract section 2). */
@@ -57,66 +52,55 @@ const VersionSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export function controlRunRoutes(app: FastifyInstance, sim: Simulator): void {
-  const deps = sim.deps;
+export function controlRunRoutes(app: FastifyInstance, { runs, catalog }: { runs: RunsService; catalog: CatalogService }): void {
   const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
 
   app.get('/sim/runs', {
     schema: { ...hide, querystring: Type.Object({ accountId: Type.Optional(Uuid) }, { additionalProperties: false }) },
-    handler: async (request) => {
-      const { accountId } = request.query as { accountId?: string };
-      // Newest first, reading (archived) runs only for the page.
-      const ids = [...(accountId ? deps.store.groupIdsOf('runs', accountId) : deps.store.idsOf('runs'))];
-      const runs = ids.slice(-200).reverse().map((id) => deps.store.get('runs', id)!);
-      return { runs: runs.map((r) => ({ ...runView(r), profile: r.profile, accountId: r.accountId, plan: r.plan })) };
-    },
+    handler: async (request) => ({ runs: runs.list((request.query as { accountId?: string }).accountId) }),
   });
 
   app.get('/sim/runs/:id', {
     schema: { ...hide, params: IdParams },
-    handler: async (request) => {
-      const run = deps.store.get('runs', idOf(request));
-      if (!run) throw errors.runNotFound();
-      return { run: { ...runView(run), profile: run.profile, accountId: run.accountId, plan: run.plan, pinned: run.pinned }, events: eventsOf(deps, run), billing: billingView(deps.store.get('billings', run.id)!) };
-    },
+    handler: async (request) => runs.detail(idOf(request)),
   });
 
   app.post('/sim/runs/:id/script', {
     schema: { ...hide, params: IdParams, body: ScriptSchema },
-    handler: async (request) => ({ run: runView(scriptRun(deps, idOf(request), request.body as ScriptBody)) }),
+    handler: async (request) => ({ run: runs.script(idOf(request), request.body as ScriptBody) }),
   });
 
   app.post('/sim/runs/:id/reconcile', {
     schema: { ...hide, params: IdParams, body: Type.Object({ confirmed: Type.Boolean() }, { additionalProperties: false }) },
-    handler: async (request) => ({ billing: billingView(reconcileRun(deps, idOf(request), (request.body as { confirmed: boolean }).confirmed)) }),
+    handler: async (request) => ({ billing: runs.reconcile(idOf(request), (request.body as { confirmed: boolean }).confirmed) }),
   });
 
   app.post('/sim/runs/:id/export/expire', {
     schema: { ...hide, params: IdParams },
     handler: async (request) => {
-      expireExport(deps, idOf(request));
+      runs.expireExport(idOf(request));
       return { ok: true };
     },
   });
 
   // The platform-wide queue bound (spec 8, not shown; LIMITS.platformQueueBound by default), to rehearse a full queue.
-  app.get('/sim/platform-queue', { schema: hide, handler: async () => ({ queue: platformQueue(deps) }) });
+  app.get('/sim/platform-queue', { schema: hide, handler: async () => ({ queue: runs.queue() }) });
 
   app.put('/sim/platform-queue', {
     schema: { ...hide, body: Type.Object({ platformQueueBound: Type.Integer({ minimum: 0, maximum: 1_000_000 }) }, { additionalProperties: false }) },
-    handler: async (request) => ({ queue: setPlatformQueueBound(deps, (request.body as { platformQueueBound: number }).platformQueueBound) }),
+    handler: async (request) => ({ queue: runs.setQueueBound((request.body as { platformQueueBound: number }).platformQueueBound) }),
   });
 
   app.put('/sim/listings/:id/versions/:versionId', {
     schema: { ...hide, params: Type.Object({ id: Uuid, versionId: Uuid }), body: VersionSchema },
     handler: async (request) => {
       const { id, versionId } = request.params as { id: string; versionId: string };
-      return publishListingVersion(deps, id, versionId, request.body as ListingVersion);
+      return catalog.publishListingVersion(id, versionId, request.body as ListingVersion);
     },
   });
 
   app.patch('/sim/listings/:id', {
     schema: { ...hide, params: IdParams, body: Type.Object({ active: Type.Optional(Type.Boolean()) }, { additionalProperties: false }) },
-    handler: async (request) => ({ listing: setListingActive(deps, idOf(request), (request.body as { active?: boolean }).active) }),
+    handler: async (request) => ({ listing: catalog.setListingActive(idOf(request), (request.body as { active?: boolean }).active) }),
   });
 }

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import { keyView } from '../../../domain/keys.ts';
-import type { Simulator } from '../../../simulator.ts';
+import type { KeysService } from '../../../domain/services.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, NoQuery } from '../../schemas/common.ts';
 
-export function buyerKeyRoutes(app: FastifyInstance, sim: Simulator): void {
+export function buyerKeyRoutes(app: FastifyInstance, { keys }: { keys: KeysService }): void {
   app.get('/v1/buyer/key', {
     config: { auth: 'key' },
     schema: {
@@ -15,6 +14,6 @@ export function buyerKeyRoutes(app: FastifyInstance, sim: Simulator): void {
       querystring: NoQuery,
       response: { 200: Type.Object({ key: Type.Ref('ApiKey') }), ...errorResponses(400, 401, 429) },
     },
-    handler: async (request) => ({ key: keyView(sim.deps, sim.telemetry, keyOf(request)) }),
+    handler: async (request) => ({ key: keys.view(keyOf(request)) }),
   });
 }

@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import { ASSETS } from '../../../domain/assets.ts';
-import { platformQueue } from '../../../domain/platform-queue.ts';
-import { LIMITS } from '../../../domain/rate-limits.ts';
-import type { Simulator } from '../../../simulator.ts';
+import type { PlatformService } from '../../../domain/services.ts';
 import { errorResponses, NoQuery } from '../../schemas/common.ts';
 
 /**
@@ -12,7 +9,7 @@ import { errorResponses, NoQuery } from '../../schemas/common.ts';
  * valid) and publishes the platform-wide queue bound in force (PUT /sim/platform-queue
  * changes it) beside the other limits.
  */
-export function capabilitiesRoutes(app: FastifyInstance, sim: Simulator): void {
+export function capabilitiesRoutes(app: FastifyInstance, { platform }: { platform: PlatformService }): void {
   app.get('/v1/capabilities', {
     config: { auth: 'optional' },
     schema: {
@@ -31,27 +28,6 @@ export function capabilitiesRoutes(app: FastifyInstance, sim: Simulator): void {
         ...errorResponses(400, 401, 403, 429),
       },
     },
-    handler: async () => ({
-      environment: sim.deps.env,
-      apiVersion: '1.2.0-local',
-      queue: platformQueue(sim.deps),
-      limits: {
-        requestBodyBytes: 262144,
-        requestsPerClientAddressPerMinute: LIMITS.perClientAddressPerMinute,
-        quoteCreationsPerAddressPerMinute: LIMITS.quoteCreationsPerAddressPerMinute,
-        monitorCreationsPerMinute: LIMITS.monitorCreationsPerMinute,
-        activeRunsPerAccount: LIMITS.activeRunsPerAccount,
-        runsPerAccountPer24h: LIMITS.runsPerAccountPer24h,
-        quoteLifetimeSeconds: 240,
-        rateLimitsEnforced: sim.limitsOn,
-      },
-      profiles: Object.values(ASSETS).map((a) => ({
-        profile: a.profile,
-        assetId: a.assetId,
-        currencyLabel: a.currencyLabel,
-        rail: a.rail,
-        available: !(a.profile === 'sim' && sim.deps.env === 'production'),
-      })),
-    }),
+    handler: async () => platform.capabilities(),
   });
 }

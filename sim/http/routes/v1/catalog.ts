@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import { agentDetail, assertOwnAsset, assertRail, catalogGeneration, findPublicListing, railCatalog, searchAgents, type CatalogQuery } from '../../../domain/catalog.ts';
-import type { Rail } from '../../../domain/assets.ts';
-import type { Simulator } from '../../../simulator.ts';
+import type { CatalogQuery } from '../../../domain/catalog/index.ts';
+import type { Rail } from '../../../domain/catalog/index.ts';
+import type { CatalogService } from '../../../domain/services.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, NoQuery } from '../../schemas/common.ts';
 import { AnswerCache, JSON_TYPE } from '../../answer-cache.ts';
@@ -13,10 +13,10 @@ const PAGE_CACHE_SIZE = 256;
 /** Every query parameter the page depends on (a query is validated strictly, so there are no others). */
 const PAGE_KEYS = ['q', 'chain', 'ownership', 'review', 'profile', 'available', 'category', 'priceStructure', 'permission', 'topic', 'sort', 'limit', 'cursor'] as const;
 
-export function catalogRoutes(app: FastifyInstance, sim: Simulator): void {
+export function catalogRoutes(app: FastifyInstance, { catalog }: { catalog: CatalogService }): void {
   // The same query on the same catalog gets the same page, byte for byte: a page is
   // serialized once (by the route's own serializer) and sent as it is until a listing,
-  // a version or the seed changes (catalogGeneration). Validation, authentication and
+  // a version or the seed changes (catalog.generation()). Validation, authentication and
   // a refused cursor are unaffected: only a successful page is kept.
   const pages = new AnswerCache<object>(PAGE_CACHE_SIZE);
   app.get('/v1/public/agents', {
@@ -30,7 +30,7 @@ export function catalogRoutes(app: FastifyInstance, sim: Simulator): void {
         // Length-prefixed, so no two queries share a key.
         key += value === undefined ? '-' : `${String(value).length}:${value}`;
       }
-      const body = pages.body(key, catalogGeneration(sim.deps), () => reply.serialize(searchAgents(sim.deps, query)) as string);
+      const body = pages.body(key, catalog.generation(), () => reply.serialize(catalog.search(query)) as string);
       reply.type(JSON_TYPE).send(body);
     },
   });
@@ -45,7 +45,7 @@ export function catalogRoutes(app: FastifyInstance, sim: Simulator): void {
       querystring: NoQuery,
       response: { 200: Type.Object({ agent: Type.Ref('AgentDetail') }), ...errorResponses(400, 401, 403, 404, 429) },
     },
-    handler: async (request) => ({ agent: agentDetail(sim.deps, findPublicListing(sim.deps, (request.params as { listingId: string }).listingId)) }),
+    handler: async (request) => ({ agent: catalog.agent((request.params as { listingId: string }).listingId) }),
   });
 
   const rails: Array<{ rail: Rail; path: string; operationId: string; tag: string; query: typeof NoQuery | typeof SolanaCatalogQuery }> = [
@@ -57,12 +57,7 @@ export function catalogRoutes(app: FastifyInstance, sim: Simulator): void {
     app.get(path, {
       config: { auth: 'key', scope: 'catalog:read', rehearsal: rail === 'rehearsal' },
       schema: { tags: [tag], operationId, summary: `The listings this key can buy on the ${tag} rail`, querystring: query, response: { 200: RailCatalog, ...errorResponses(400, 401, 403, 429, 503) } },
-      handler: async (request) => {
-        const key = keyOf(request);
-        assertRail(key, rail);
-        assertOwnAsset(key, (request.query as { assetId?: string }).assetId);
-        return railCatalog(sim.deps, key);
-      },
+      handler: async (request) => catalog.forKey(keyOf(request), rail, (request.query as { assetId?: string }).assetId),
     });
   }
 }

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import { acceptQuote, type AcceptBody as AcceptInput } from '../../../domain/acceptance.ts';
-import type { Rail } from '../../../domain/assets.ts';
-import { createQuote, type CreateQuoteBody } from '../../../domain/quotes.ts';
-import { billingFor } from '../../../domain/run-views.ts';
-import type { Simulator } from '../../../simulator.ts';
+import type { AcceptBody as AcceptInput } from '../../../domain/quotes/index.ts';
+import type { Rail } from '../../../domain/catalog/index.ts';
+import type { CreateQuoteBody } from '../../../domain/quotes/index.ts';
+import type { QuotesService } from '../../../domain/services.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, IdParams, NoQuery, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { AcceptBody, Acceptance, QuoteBody, SolanaQuoteBody } from '../../schemas/quote.ts';
@@ -16,7 +15,7 @@ const RAILS: Array<{ rail: Rail; prefix: string; tag: string; name: string }> = 
   { rail: 'rehearsal', prefix: '/v1/rehearsal', tag: 'rehearsal', name: 'Rehearsal' },
 ];
 
-export function quoteRoutes(app: FastifyInstance, sim: Simulator): void {
+export function quoteRoutes(app: FastifyInstance, { quotes }: { quotes: QuotesService }): void {
   for (const { rail, prefix, tag, name } of RAILS) {
     const rehearsal = rail === 'rehearsal';
     app.post(`${prefix}/quotes`, {
@@ -31,8 +30,7 @@ export function quoteRoutes(app: FastifyInstance, sim: Simulator): void {
         response: { 201: Type.Object({ quote: Type.Ref('Quote') }), ...errorResponses(...STANDARD_ERRORS) },
       },
       handler: async (request, reply) => {
-        const quote = createQuote(sim.deps, keyOf(request), rail, request.body as CreateQuoteBody);
-        return reply.code(201).send({ quote: quote.view });
+        return reply.code(201).send({ quote: quotes.create(keyOf(request), rail, request.body as CreateQuoteBody) });
       },
     });
 
@@ -48,8 +46,7 @@ export function quoteRoutes(app: FastifyInstance, sim: Simulator): void {
         response: { 202: Acceptance, ...errorResponses(...STANDARD_ERRORS) },
       },
       handler: async (request, reply) => {
-        const accepted = acceptQuote(sim.deps, keyOf(request), rail, (request.params as { id: string }).id, request.body as AcceptInput);
-        return reply.code(202).send(accepted.answer);
+        return reply.code(202).send(quotes.accept(keyOf(request), rail, (request.params as { id: string }).id, request.body as AcceptInput));
       },
     });
 
@@ -63,7 +60,7 @@ export function quoteRoutes(app: FastifyInstance, sim: Simulator): void {
         querystring: NoQuery,
         response: { 200: Type.Ref('Billing'), ...errorResponses(400, 401, 403, 404, 429, 503) },
       },
-      handler: async (request) => billingFor(sim.deps, keyOf(request), rail, (request.params as { id: string }).id),
+      handler: async (request) => quotes.billing(keyOf(request), rail, (request.params as { id: string }).id),
     });
   }
 }

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import { cancelRun } from '../../../domain/run-worker.ts';
-import { eventsOf, exportFor, receiptFor, runView, visibleRun } from '../../../domain/run-views.ts';
-import type { RunRecord } from '../../../domain/records.ts';
-import type { Simulator } from '../../../simulator.ts';
+import type { RunRecord } from '../../../domain/runs/index.ts';
+import type { RunsService } from '../../../domain/services.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, IdParams, NoQuery } from '../../schemas/common.ts';
 import { AnswerCache, JSON_TYPE } from '../../answer-cache.ts';
@@ -13,7 +11,7 @@ import { ExportDoc, Receipt } from '../../schemas/quote.ts';
 const RUN_CACHE_SIZE = 1_000;
 
 /** Run reads and cancel (spec 4.6–4.9). */
-export function runRoutes(app: FastifyInstance, sim: Simulator): void {
+export function runRoutes(app: FastifyInstance, { runs }: { runs: RunsService }): void {
   const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
 
   // A run's answer is its row and its events; events are only ever added, and adding
@@ -35,8 +33,8 @@ export function runRoutes(app: FastifyInstance, sim: Simulator): void {
       response: { 200: Type.Object({ run: Type.Ref('Run'), events: Type.Array(Type.Ref('RunEvent'), { maxItems: 250 }) }), ...errorResponses(400, 401, 403, 404, 429) },
     },
     handler: (request, reply) => {
-      const run = visibleRun(sim.deps, keyOf(request), idOf(request));
-      const body = answers.body(run.id, run, () => reply.serialize({ run: runView(run), events: eventsOf(sim.deps, run) }) as string);
+      const { run, answer } = runs.read(keyOf(request), idOf(request));
+      const body = answers.body(run.id, run, () => reply.serialize(answer()) as string);
       reply.type(JSON_TYPE).send(body);
     },
   });
@@ -51,7 +49,7 @@ export function runRoutes(app: FastifyInstance, sim: Simulator): void {
       querystring: NoQuery,
       response: { 200: Type.Object({ run: Type.Ref('Run') }), ...errorResponses(400, 401, 403, 404, 429) },
     },
-    handler: async (request) => ({ run: runView(cancelRun(sim.deps, visibleRun(sim.deps, keyOf(request), idOf(request)))) }),
+    handler: async (request) => ({ run: runs.cancel(keyOf(request), idOf(request)) }),
   });
 
   app.get('/v1/runs/:id/export', {
@@ -65,7 +63,7 @@ export function runRoutes(app: FastifyInstance, sim: Simulator): void {
       response: { 200: ExportDoc, ...errorResponses(400, 401, 403, 404, 409, 410, 429, 503) },
     },
     handler: async (request, reply) => {
-      const artifact = exportFor(sim.deps, keyOf(request), idOf(request));
+      const artifact = runs.export(keyOf(request), idOf(request));
       // The stored canonical bytes are sent as they are, not re-serialised.
       return reply.header('x-service-artifact-id', artifact.artifactId).type('application/json; charset=utf-8').serializer((p: unknown) => p as string).send(artifact.body);
     },
@@ -74,6 +72,6 @@ export function runRoutes(app: FastifyInstance, sim: Simulator): void {
   app.get('/v1/runs/:id/receipt', {
     config: { auth: 'key', scope: 'billing:read' },
     schema: { tags: ['runs'], operationId: 'getReceipt', summary: 'The settlement receipt of a run', params: IdParams, querystring: NoQuery, response: { 200: Receipt, ...errorResponses(400, 401, 403, 404, 429) } },
-    handler: async (request) => receiptFor(sim.deps, keyOf(request), idOf(request)),
+    handler: async (request) => runs.receipt(keyOf(request), idOf(request)),
   });
 }

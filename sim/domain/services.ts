@@ -1,0 +1,54 @@
+import type { WebhookSender } from '../runtime/webhook-sender.ts';
+import type { ChainDeps } from './chains/chain-deps.ts';
+import type { RollingWindows } from './keys/rate-limits.ts';
+import type { Telemetry } from './keys/telemetry.ts';
+import { createCatalog } from './catalog/service.ts';
+import { createChains, type ChainsDependencies } from './chains/service.ts';
+import { createDeliveries } from './deliveries/service.ts';
+import { createKeys } from './keys/service.ts';
+import { createLedger } from './quotes/ledger-service.ts';
+import { createLimits } from './keys/limits-service.ts';
+import { createMonitors } from './chains/monitors-service.ts';
+import { createPlatform } from './runs/platform-service.ts';
+import { createQuotes } from './quotes/service.ts';
+import { createRuns } from './runs/service.ts';
+
+/** Everything the services are built from; each takes only its part of it. */
+export interface ServiceWiring extends ChainsDependencies {
+  deps: ChainDeps;
+  telemetry: Telemetry;
+  windows: RollingWindows;
+  limitsOn: boolean;
+  send: WebhookSender;
+}
+
+/** The domain's services, each with its dependencies declared: what routes and hooks are handed (sim/app.ts wires them once). */
+export function createServices(wiring: ServiceWiring) {
+  const { deps, telemetry, send } = wiring;
+  const limits = createLimits(wiring.windows, wiring.limitsOn);
+  return {
+    limits,
+    telemetry,
+    catalog: createCatalog(deps),
+    quotes: createQuotes(deps),
+    ledger: createLedger(deps),
+    keys: createKeys(deps, telemetry),
+    runs: createRuns(deps),
+    monitors: createMonitors(deps, limits),
+    chains: createChains(deps, wiring),
+    deliveries: createDeliveries(deps, send),
+    platform: createPlatform(deps, limits),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
+export type { CatalogService } from './catalog/service.ts';
+export type { ChainsService } from './chains/service.ts';
+export type { DeliveriesService } from './deliveries/service.ts';
+export type { KeysService } from './keys/service.ts';
+export type { LedgerService } from './quotes/ledger-service.ts';
+export type { LimitsService } from './keys/limits-service.ts';
+export type { MonitorsService } from './chains/monitors-service.ts';
+export type { PlatformService } from './runs/platform-service.ts';
+export type { QuotesService } from './quotes/service.ts';
+export type { RunsService } from './runs/service.ts';
