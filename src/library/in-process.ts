@@ -5,7 +5,7 @@ export { StoreFileError } from '../../sim/store/store-file-error.ts';
 export type { BuiltSimulator } from '../../sim/app.ts';
 export type { Simulator } from '../../sim/simulator.ts';
 export type { DemoCredential } from '../../sim/domain/demo.ts';
-export type { Environment } from '../../sim/domain/records.ts';
+export type { Environment } from '../../sim/domain/keys/index.ts';
 
 export type InProcessOptions = Parameters<typeof buildSimulator>[0];
 

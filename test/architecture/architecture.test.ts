@@ -94,6 +94,15 @@ describe('reach', () => {
   });
 });
 
+describe('faces', () => {
+  it("outside sim/domain, each part of the domain is reached through its one face (its index.ts)", () => {
+    const part = /^sim\/domain\/[a-z-]+\/(?!index\.ts$)/;
+    const through = edges.filter((e) => !e.from.startsWith('sim/domain/') && part.test(e.target));
+    expect(edges.some((e) => !e.from.startsWith('sim/domain/') && /^sim\/domain\/[a-z-]+\/index\.ts$/.test(e.target))).toBe(true);
+    expect(through.map((e) => `${e.from} → ${e.specifier}`)).toEqual([]);
+  });
+});
+
 describe('cycles', () => {
   it('no import cycle anywhere in src/ and sim/ (type imports included)', () => {
     const described = importCycles(edges).map(({ path, files: among }) => `${path.join(' → ')}${among.length > path.length - 1 ? ` (one of the cycles among ${among.join(', ')})` : ''}`);
