@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHmac } from 'node:crypto';
 import { openInProcess } from '../library/in-process.ts';
-import { ApiError, createHttp, type Http } from '../client/http.ts';
-import { DEFAULT_RETRY } from '../client/retry.ts';
+import type { Http } from '../client/http.ts';
+import { isSignatureValid } from '../webhook/signature.ts';
+import { httpFor, send } from './wire.ts';
 import type { Checks, Scenario, Step } from './format.ts';
 import { startReceiver, type ScenarioReceiver } from './receivers.ts';
 import type { CheckResult, ScenarioResult, StepResult } from './result.ts';
@@ -12,36 +12,8 @@ import { pick, subsetMismatch, Values } from './values.ts';
 
 export type { CheckResult, ScenarioResult, StepResult };
 
-/**
- * Runs a scenario against a fresh in-process simulator on a frozen clock,
- * reached over loopback HTTP through the typed client, and reports every step.
- */
-// A scenario states what happens; a retry would hide a refusal it means to show.
-const NO_RETRY = { ...DEFAULT_RETRY, retries: 0 };
-
-/**
- * What the typed client cannot do for a scenario: send a call's own `headers`
- * (a session cookie, a malformed Authorization) and keep the headers of an
- * error answer (ApiError keeps only Retry-After). Each Http made here sends
- * through a fetch that adds the step's headers and records the last answer's.
- */
-interface Wire {
-  extraHeaders: Record<string, string>;
-  lastHeaders: Headers | null;
-}
-const wires = new WeakMap<Http, Wire>();
-
-function httpFor(baseUrl: string, key?: string): Http {
-  const wire: Wire = { extraHeaders: {}, lastHeaders: null };
-  const wiredFetch: typeof fetch = async (input, init) => {
-    const response = await fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...wire.extraHeaders } });
-    wire.lastHeaders = response.headers;
-    return response;
-  };
-  const http = createHttp({ baseUrl, ...(key !== undefined ? { key } : {}), retry: NO_RETRY, fetch: wiredFetch });
-  wires.set(http, wire);
-  return http;
-}
+// Runs a scenario against a fresh in-process simulator on a frozen clock,
+// reached over loopback HTTP through the typed client, and reports every step.
 
 /** A scenario opened on its own simulator, run one step at a time (the console steps through it so). */
 export interface ScenarioSession {
@@ -184,31 +156,6 @@ interface Context {
   receivers: Map<string, ScenarioReceiver>;
 }
 
-async function send(http: Http, method: string, path: string, body: unknown, credential: 'key' | 'control' | 'none', extraHeaders: Record<string, string> = {}) {
-  const wire = wires.get(http);
-  if (wire) {
-    // Header names are case-insensitive: lower-cased, a step's header replaces the client's (e.g. authorization).
-    wire.extraHeaders = Object.fromEntries(Object.entries(extraHeaders).map(([name, value]) => [name.toLowerCase(), value]));
-    wire.lastHeaders = null;
-  }
-  try {
-    const response = await http.send<unknown>({ method: method as never, path, body, credential });
-    return { status: response.status, body: response.body, headers: response.headers };
-  } catch (error) {
-    if (error instanceof ApiError) {
-      let headers = wire?.lastHeaders;
-      if (!headers) {
-        headers = new Headers();
-        if (error.retryAfterSeconds !== null) headers.set('retry-after', String(error.retryAfterSeconds));
-      }
-      return { status: error.status, body: { error: { code: error.code, message: error.message } }, headers };
-    }
-    throw error;
-  } finally {
-    if (wire) wire.extraHeaders = {};
-  }
-}
-
 async function runStep(index: number, step: Step, ctx: Context): Promise<StepResult> {
   const result: StepResult = { index, name: step.name ?? null, action: '', request: null, status: null, body: null, saved: {}, checks: [], error: null };
   try {
@@ -301,7 +248,7 @@ async function runChecks(checks: Checks, ctx: Context): Promise<CheckResult[]> {
     if (checks.webhook.count !== undefined) out.push({ ok: matching.length === checks.webhook.count, what: `webhooks received by ${receiver.name}${checks.webhook.type ? ` of type ${checks.webhook.type}` : ''}`, expected: checks.webhook.count, actual: matching.length });
     if (checks.webhook.secret) {
       const secret = checks.webhook.secret;
-      const bad = matching.filter((r) => `v1=${createHmac('sha256', secret).update(`${r.headers['x-service-timestamp']}.${r.headers['x-service-event-id']}.${r.body}`).digest('hex')}` !== r.headers['x-service-signature']);
+      const bad = matching.filter((r) => !isSignatureValid(secret, r.headers['x-service-timestamp'] ?? '', r.headers['x-service-event-id'] ?? '', r.body, r.headers['x-service-signature'] ?? ''));
       out.push({ ok: bad.length === 0, what: `signatures of webhooks received by ${receiver.name}`, expected: 'all verify', actual: bad.length === 0 ? 'all verify' : `${bad.length} do not verify` });
     }
   }

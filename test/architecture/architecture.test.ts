@@ -139,6 +139,18 @@ describe('dependencies', () => {
   });
 });
 
+describe('size', () => {
+  // Issue 16: small files named for what they hold; a file past this is two concepts.
+  it('no source file in src/ or sim/ is over 300 lines', async () => {
+    const long: string[] = [];
+    for (const file of files) {
+      const lines = (await readFile(`${ROOT}${file}`, 'utf8')).split('\n').length - 1;
+      if (lines > 300) long.push(`${file}: ${lines} lines`);
+    }
+    expect(long).toEqual([]);
+  });
+});
+
 describe('time and chance', () => {
   it('nothing in sim/ outside runtime reads the wall clock or Math.random', async () => {
     const simFiles = files.filter((f) => f.startsWith('sim/') && !f.startsWith('sim/runtime/'));
