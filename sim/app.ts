@@ -9,6 +9,7 @@ import { installJsonBody } from './http/plugins/json-body.ts';
 import { installBrowserAccess } from './http/plugins/browsers.ts';
 import { installOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
+import { installRehearsal, type Rehearsal } from './http/rehearsal.ts';
 
 /** Spec 8: request bodies up to 262144 bytes. */
 export const BODY_LIMIT_BYTES = 262_144;
@@ -16,6 +17,8 @@ export const BODY_LIMIT_BYTES = 262_144;
 export interface BuiltSimulator {
   app: FastifyInstance;
   sim: Simulator;
+  /** Chaos and conduct tracking (docs/rehearsal.md). */
+  rehearsal: Rehearsal;
   /** Stops; what the store could not write at the end (see Simulator.close), or null. */
   close(): Promise<Error | null>;
 }
@@ -28,6 +31,8 @@ export async function buildSimulator(
     beforeReady?: (app: FastifyInstance, sim: Simulator) => void;
     /** Origins (or '*') whose pages may read the keyless /v1 routes (serve --cors); none by default. */
     corsOrigins?: readonly string[];
+    /** serve --chaos: a built-in profile's name or a profile object (sim/chaos/profiles.ts). */
+    chaos?: unknown;
   },
 ): Promise<BuiltSimulator> {
   const sim = await Simulator.open(options);
@@ -51,6 +56,7 @@ export async function buildSimulator(
   installLifecycle(app, sim);
   installAuth(app, sim);
   const browsers = installBrowserAccess(app, options.corsOrigins ?? []);
+  const rehearsal = installRehearsal(app, { seed: String(options.seed ?? 1), sealing: sim.deps.sealing, chaos: options.chaos });
   registerRoutes(app, sim);
   browsers.addPreflightRoutes();
   options.beforeReady?.(app, sim);
@@ -59,6 +65,7 @@ export async function buildSimulator(
   return {
     app,
     sim,
+    rehearsal,
     async close() {
       if (closed) return null;
       closed = true;

@@ -1,0 +1,136 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
+import { errors } from '../../domain/errors.ts';
+import type { ChaosEngine, ChaosDecision } from '../../chaos/engine.ts';
+import type { ChaosKind } from '../../chaos/profiles.ts';
+import type { ConductLog } from '../../domain/conduct/lines.ts';
+import { ConductRecorder, type Observed } from './conduct.ts';
+import { scopeOf } from './route-scope.ts';
+
+/**
+ * Seeded network chaos on /v1 (never /sim): each request of a /v1 route asks
+ * the engine once, before its handler, what happens to it. Faults that refuse
+ * the request (429, 503, 500, a reset) happen before the handler, so nothing is
+ * changed; "lost after commit" lets the handler run and the durability gate pass
+ * (the change is on disk) and then destroys the connection; a slow body trickles
+ * the real answer out. With no profile in force each hook returns at its first test.
+ */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What chaos decided for this request (null: nothing). */
+    chaosDecision: ChaosDecision | null;
+    /** The conduct facts gathered while answering (an accept's reservation, a run read's status). */
+    observed: Observed | null;
+  }
+}
+
+type HookName = 'preHandler' | 'onSend' | 'preSerialization' | 'onResponse';
+
+/** Adds a hook to a route's own list (a new array: the HEAD route derived from a GET must not gain it twice). */
+function addRouteHook(route: RouteOptions, name: HookName, hook: unknown, where: 'first' | 'last'): void {
+  const current = route[name] as unknown;
+  const own = current === undefined ? [] : Array.isArray(current) ? current : [current];
+  route[name] = (where === 'first' ? [hook, ...own] : [...own, hook]) as never;
+}
+
+const kindsOf = (decision: ChaosDecision | null): ChaosKind[] => {
+  if (decision === null) return [];
+  const kinds: ChaosKind[] = decision.latencyMs > 0 ? ['latency'] : [];
+  if (decision.fault) kinds.push(decision.fault);
+  return kinds;
+};
+
+/** Splits an answer into pieces sent over `totalMs`: the headers arrive, the body does not, yet. */
+function trickle(payload: string | Buffer, totalMs: number): Readable {
+  const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
+  const pieces = 5;
+  const size = Math.max(1, Math.ceil(bytes.length / pieces));
+  let offset = 0;
+  return new Readable({
+    read() {
+      if (offset >= bytes.length) {
+        this.push(null);
+        return;
+      }
+      const piece = bytes.subarray(offset, offset + size);
+      offset += size;
+      setTimeout(() => this.push(piece), Math.round(totalMs / pieces)).unref();
+    },
+  });
+}
+
+export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: ConductLog, recorder: ConductRecorder): void {
+  app.decorateRequest('chaosDecision', null);
+  app.decorateRequest('observed', null);
+
+  const before = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (!chaos.on) return done();
+    const route = request.routeOptions.url ?? '';
+    const decision = chaos.decide(request.method, route);
+    request.chaosDecision = decision;
+    if (decision === null) return done();
+    const act = () => {
+      switch (decision.fault) {
+        case 'rate-limited':
+          return done(errors.tooManyRequests(decision.retryAfterSeconds));
+        case 'unavailable':
+          return done(errors.unavailable('The service is temporarily unavailable. Try again later.'));
+        case 'internal-error':
+          return done(errors.internal());
+        case 'reset':
+          // Nothing ran: the client sees the connection end with no answer.
+          recorder.record(request, null, null, false, kindsOf(decision));
+          reply.hijack();
+          request.raw.socket?.destroy();
+          return;
+        default:
+          return done();
+      }
+    };
+    if (decision.latencyMs > 0) setTimeout(act, decision.latencyMs);
+    else act();
+  };
+
+  const after = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
+    const decision = request.chaosDecision;
+    if (decision === null || decision.fault === null) return done(null, payload);
+    if (decision.fault === 'lost-after-commit') {
+      // This hook runs after the durability gate (a global onSend): the change is on disk.
+      recorder.record(request, reply, reply.statusCode, false, kindsOf(decision));
+      request.raw.socket?.destroy();
+      return done(null, payload);
+    }
+    if (decision.fault === 'slow-body' && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+      reply.removeHeader('content-length');
+      return done(null, trickle(payload, decision.slowBodyMs));
+    }
+    done(null, payload);
+  };
+
+  const answered = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const decision = request.chaosDecision;
+    // Lost answers and resets were recorded when they happened.
+    if (decision?.fault !== 'lost-after-commit' && decision?.fault !== 'reset') recorder.record(request, reply, reply.statusCode, true, kindsOf(decision));
+    done();
+  };
+
+  // A reset starts a new rehearsal: the conduct log is emptied and the fault stream restarts.
+  const resetDone = (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (reply.statusCode === 200) {
+      conduct.clear();
+      chaos.set(chaos.view().profile);
+    }
+    done();
+  };
+
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? route.path;
+    if (url === '/sim/reset') addRouteHook(route, 'onResponse', resetDone, 'last');
+    if (scopeOf(url) !== 'v1') return;
+    addRouteHook(route, 'preHandler', before, 'first');
+    addRouteHook(route, 'onSend', after, 'last');
+    addRouteHook(route, 'onResponse', answered, 'last');
+    const observe = recorder.observerFor(route.method, url);
+    if (observe) addRouteHook(route, 'preSerialization', observe, 'last');
+  });
+}
