@@ -7,14 +7,16 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   serve: serveCommand,
   scenario: async (argv) => (await import('./scenario.ts')).scenarioCommand(argv),
   webhook: async (argv) => (await import('./webhook.ts')).webhookCommand(argv),
+  rehearse: async (argv) => (await import('./rehearse.ts')).rehearseCommand(argv),
 };
 
-const USAGE = `Usage: understudy [tui|serve|scenario|webhook] [flags]
+const USAGE = `Usage: understudy [tui|serve|scenario|webhook|rehearse] [flags]
   tui (default)      the terminal console with the simulator embedded
   serve              the simulator alone, headless
   scenario FILE...   run scenario files headless
   webhook listen     a local receiver for signed webhook deliveries
   webhook probe URL  checks your receiver against spec 6.2's receiver rules
+  rehearse -- CMD    runs CMD against a fresh simulator (with chaos) and grades its conduct
 Run a command with --help for its flags.
 `;
 
