@@ -6,6 +6,7 @@ import type { ChaosKind } from '../../chaos/profiles.ts';
 import type { ConductLog } from '../../domain/conduct/lines.ts';
 import { ConductRecorder, type Observed } from './conduct.ts';
 import { scopeOf } from './route-scope.ts';
+import { afterRealMs } from '../../runtime/delay.ts';
 
 /**
  * Seeded network chaos on /v1 (never /sim): each request of a /v1 route asks
@@ -54,7 +55,7 @@ function trickle(payload: string | Buffer, totalMs: number): Readable {
       }
       const piece = bytes.subarray(offset, offset + size);
       offset += size;
-      setTimeout(() => this.push(piece), Math.round(totalMs / pieces)).unref();
+      afterRealMs(Math.round(totalMs / pieces), () => this.push(piece));
     },
   });
 }
@@ -87,7 +88,7 @@ export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: 
           return done();
       }
     };
-    if (decision.latencyMs > 0) setTimeout(act, decision.latencyMs);
+    if (decision.latencyMs > 0) afterRealMs(decision.latencyMs, act);
     else act();
   };
 
