@@ -25,8 +25,9 @@ const UNIT = 2 ** 32;
  * from the seed under its own label: the same seed and the same order of /v1
  * requests give the same faults, and drawing faults never shifts the ids and
  * secrets the main generator hands out, so a rehearsal's store is the one the
- * same requests without chaos would make. Every request takes exactly one step
- * (32 bytes), whatever its group, so one profile change does not reorder the rest.
+ * same requests without chaos would make. A request whose group the profile
+ * names takes exactly one step (32 bytes); the others take none, so a profile
+ * that injects nothing (calm) costs a lookup per request.
  */
 export class ChaosEngine {
   private current: ChaosProfile | null = null;
@@ -59,10 +60,10 @@ export class ChaosEngine {
   decide(method: string, route: string): ChaosDecision | null {
     const profile = this.current;
     if (profile === null) return null;
-    const bytes = this.random.bytes(16);
-    this.decided += 1;
     const rates = profile.groups[groupOf(method, route)];
     if (!rates) return null;
+    const bytes = this.random.bytes(16);
+    this.decided += 1;
     const u = (i: number) => bytes.readUInt32BE(i * 4) / UNIT;
     let fault: FaultKind | null = null;
     let edge = 0;
