@@ -103,6 +103,21 @@ describe('chaos kinds', () => {
     expect(rule.evidence[0].note).toContain('a new quote');
   });
 
+  it('conduct lines say whether a run read answered a terminal status (the polling rule needs it)', async () => {
+    const q = await quote();
+    const accepted = await accept(q, 'terminal-1');
+    if (accepted === 'lost') throw new Error('accept lost');
+    const runId = accepted.body.run.id;
+    await live.call('GET', `/v1/runs/${runId}`);
+    await live.call('POST', '/sim/clock/advance', { seconds: 900 });
+    const ended = await live.call('GET', `/v1/runs/${runId}`);
+    expect(ended).toMatchObject({ status: 200, body: { run: { status: expect.stringMatching(/^(succeeded|partial|failed)$/) } } });
+    const reads = (await live.lines()).filter((l) => l.route === '/v1/runs/:id');
+    expect(reads.map((l) => l.runTerminal)).toEqual([false, true]);
+    expect(reads[0].target).toBe(reads[1].target);
+    expect(reads[0].target).not.toContain(runId);
+  });
+
   it('lost-after-commit on a quote: the quote exists, the client never saw it', async () => {
     await live.setChaos(always('quote-create', 'lost-after-commit'));
     expect(await live.call('POST', '/v1/custody/quotes', QUOTE_BODY)).toBe('lost');

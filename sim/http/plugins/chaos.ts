@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import { errors } from '../../domain/errors.ts';
+import { sendError } from './errors.ts';
 import type { ChaosEngine, ChaosDecision } from '../../chaos/engine.ts';
 import type { ChaosKind } from '../../chaos/profiles.ts';
 import type { ConductLog } from '../../domain/conduct/lines.ts';
@@ -10,7 +11,7 @@ import { afterRealMs } from '../../runtime/delay.ts';
 
 /**
  * Seeded network chaos on /v1 (never /sim): each request of a /v1 route asks
- * the engine once, before its handler, what happens to it. Faults that refuse
+ * the engine once, as its handler is about to run, what happens to it. Faults that refuse
  * the request (429, 503, 500, a reset) happen before the handler, so nothing is
  * changed; "lost after commit" lets the handler run and the durability gate pass
  * (the change is on disk) and then destroys the connection; a slow body trickles
@@ -25,7 +26,8 @@ declare module 'fastify' {
   }
 }
 
-type HookName = 'preHandler' | 'onSend' | 'preSerialization' | 'onResponse';
+type HookName = 'onSend' | 'preSerialization' | 'onResponse';
+type Handler = (this: unknown, request: FastifyRequest, reply: FastifyReply) => unknown;
 
 /** Adds a hook to a route's own list (a new array: the HEAD route derived from a GET must not gain it twice). */
 function addRouteHook(route: RouteOptions, name: HookName, hook: unknown, where: 'first' | 'last'): void {
@@ -64,57 +66,6 @@ export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: 
   app.decorateRequest('chaosDecision', null);
   app.decorateRequest('observed', null);
 
-  const before = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    if (!chaos.on) return done();
-    const route = request.routeOptions.url ?? '';
-    const decision = chaos.decide(request.method, route);
-    request.chaosDecision = decision;
-    if (decision === null) return done();
-    const act = () => {
-      switch (decision.fault) {
-        case 'rate-limited':
-          return done(errors.tooManyRequests(decision.retryAfterSeconds));
-        case 'unavailable':
-          return done(errors.unavailable('The service is temporarily unavailable. Try again later.'));
-        case 'internal-error':
-          return done(errors.internal());
-        case 'reset':
-          // Nothing ran: the client sees the connection end with no answer.
-          recorder.record(request, null, null, false, kindsOf(decision));
-          reply.hijack();
-          request.raw.socket?.destroy();
-          return;
-        default:
-          return done();
-      }
-    };
-    if (decision.latencyMs > 0) afterRealMs(decision.latencyMs, act);
-    else act();
-  };
-
-  const after = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
-    const decision = request.chaosDecision;
-    if (decision === null || decision.fault === null) return done(null, payload);
-    if (decision.fault === 'lost-after-commit') {
-      // This hook runs after the durability gate (a global onSend): the change is on disk.
-      recorder.record(request, reply, reply.statusCode, false, kindsOf(decision));
-      request.raw.socket?.destroy();
-      return done(null, payload);
-    }
-    if (decision.fault === 'slow-body' && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
-      reply.removeHeader('content-length');
-      return done(null, trickle(payload, decision.slowBodyMs));
-    }
-    done(null, payload);
-  };
-
-  const answered = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const decision = request.chaosDecision;
-    // Lost answers and resets were recorded when they happened.
-    if (decision?.fault !== 'lost-after-commit' && decision?.fault !== 'reset') recorder.record(request, reply, reply.statusCode, true, kindsOf(decision));
-    done();
-  };
-
   // A reset starts a new rehearsal: the conduct log is emptied and the fault stream restarts.
   const resetDone = (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     if (reply.statusCode === 200) {
@@ -127,11 +78,78 @@ export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: 
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
     if (url === '/sim/reset') addRouteHook(route, 'onResponse', resetDone, 'last');
-    if (scopeOf(url) !== 'v1') return;
-    addRouteHook(route, 'preHandler', before, 'first');
+    // A HEAD route is derived from its GET route's options; instrumenting it too would count its requests twice.
+    if (scopeOf(url) !== 'v1' || route.method === 'HEAD') return;
+    // Everything a request needs of its route is bound here once: a request never reads its route's options.
+    const record = recorder.forRoute(String(route.method), url);
+    route.handler = chaoticHandler(route.handler as Handler, String(route.method), url);
     addRouteHook(route, 'onSend', after, 'last');
     addRouteHook(route, 'onResponse', answered, 'last');
     const observe = recorder.observerFor(route.method, url);
     if (observe) addRouteHook(route, 'preSerialization', observe, 'last');
+    const observeSent = recorder.sentObserverFor(route.method, url);
+
+    function after(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) {
+      if (observeSent) observeSent(request, payload);
+      const decision = request.chaosDecision;
+      if (decision === null || decision.fault === null) return done(null, payload);
+      if (decision.fault === 'lost-after-commit') {
+        // This hook runs after the durability gate (a global onSend): the change is on disk.
+        record(request, reply, reply.statusCode, false, kindsOf(decision));
+        request.raw.socket?.destroy();
+        return done(null, payload);
+      }
+      if (decision.fault === 'slow-body' && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+        reply.removeHeader('content-length');
+        return done(null, trickle(payload, decision.slowBodyMs));
+      }
+      done(null, payload);
+    }
+
+    function answered(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+      const decision = request.chaosDecision;
+      // Lost answers and resets were recorded when they happened.
+      if (decision === null || (decision.fault !== 'lost-after-commit' && decision.fault !== 'reset')) record(request, reply, reply.statusCode, true, kindsOf(decision));
+      done();
+    }
+
+    /**
+     * The route's handler behind the fault decision. It runs after the body has
+     * been read and validated and the key checked, so a refused or reset request
+     * changes nothing, and a reset accept still has the idempotency key the
+     * conduct rules compare.
+     */
+    function chaoticHandler(handler: Handler, method: string, routeUrl: string): Handler {
+      return function chaotic(this: unknown, request, reply) {
+        if (!chaos.on) return handler.call(this, request, reply);
+        const decision = chaos.decide(method, routeUrl);
+        request.chaosDecision = decision;
+        if (decision === null) return handler.call(this, request, reply);
+        const act = (): unknown => {
+          switch (decision.fault) {
+            // Answered here, not thrown: the error handler would log a chaos 500 as an unexpected failure.
+            case 'rate-limited':
+              sendError(reply, errors.tooManyRequests(decision.retryAfterSeconds));
+              return undefined;
+            case 'unavailable':
+              sendError(reply, errors.unavailable('The service is temporarily unavailable. Try again later.'));
+              return undefined;
+            case 'internal-error':
+              sendError(reply, errors.internal());
+              return undefined;
+            case 'reset':
+              // Nothing ran: the client sees the connection end with no answer.
+              record(request, null, null, false, kindsOf(decision));
+              reply.hijack();
+              request.raw.socket?.destroy();
+              return undefined;
+            default:
+              return handler.call(this, request, reply);
+          }
+        };
+        if (decision.latencyMs > 0) return new Promise<void>((resolve) => afterRealMs(decision.latencyMs, resolve)).then(act);
+        return act();
+      };
+    }
   });
 }
