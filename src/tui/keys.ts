@@ -34,6 +34,7 @@ export type CommandScope =
   | 'notifications'
   | 'inbox'
   | 'requests'
+  | 'report'
   | 'faults'
   | 'scenario'
   | 'presenter'
@@ -377,6 +378,10 @@ export const COMMANDS: Command[] = [
 
   // request log
   ...scrollCommands('requests', (actions, delta, max) => actions.scrollRequests(delta, max)),
+  { id: 'requests-report', scope: 'requests', keys: [{ input: 'g' }], label: 'g', description: 'graded conduct report', when: hasControl, run: ({ actions }) => actions.go('report') },
+
+  // conduct report (GET /sim/report)
+  ...scrollCommands('report', (actions, delta, max) => actions.scrollReport(delta, max)),
 
   // faults
   ...selectCommands('faults', (actions, delta) => actions.moveFaultRow(delta), 'switch'),
@@ -476,6 +481,7 @@ export const SCREEN_SCOPES: Record<Screen, CommandScope[]> = {
   notifications: ['notifications'],
   inbox: ['inbox'],
   requests: ['requests'],
+  report: ['report'],
   faults: ['faults'],
   scenario: ['scenario', 'presenter', 'scenario-picker'],
 };
@@ -502,6 +508,7 @@ export const SCOPE_TITLES: Record<CommandScope, string> = {
   notifications: 'Notifications',
   inbox: 'Webhook inbox',
   requests: 'Request log',
+  report: 'Conduct report',
   faults: 'Faults',
   scenario: 'Scenario',
   presenter: 'Presenting',

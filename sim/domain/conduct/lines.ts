@@ -48,7 +48,9 @@ export class ConductLog {
   private seq = 0;
 
   record(line: NewConductLine): ConductLine {
-    const full = { ...line, seq: ++this.seq };
+    // The caller's object becomes the line (no copy: one is made per request).
+    const full = line as ConductLine;
+    full.seq = ++this.seq;
     let lines = this.byKey.get(line.keyId);
     if (lines === undefined) {
       if (this.byKey.size >= KEYS_TRACKED) this.byKey.delete(this.byKey.keys().next().value as string);

@@ -1,3 +1,4 @@
+import { emptyReport, reportActions } from './report.ts';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Client } from '../../client/index.ts';
 import { agentActions } from './agent.ts';
@@ -83,6 +84,7 @@ function initialData(options: ConsoleStoreOptions): ConsoleData {
     requests: { entries: null, scroll: 0 },
     faults: { faults: null, row: 0 },
     scenario: emptyScenario(),
+    report: emptyReport(),
   };
 }
 
@@ -108,6 +110,7 @@ export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
     const monitors = monitorActions(slice, newIdempotencyKey);
     const inbox = inboxActions(slice, options.inbox, options.memory ?? null);
     const control = controlActions(slice);
+    const report = reportActions(slice);
     const scenario = scenarioActions(slice, options);
     const evidence = evidenceActions(slice, options.saveEvidence);
     const memory = options.memory ?? null;
@@ -143,6 +146,7 @@ export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
       },
       requests: () => control.loadRequests(),
       faults: () => control.loadFaults(),
+      report: () => report.loadReport(),
     };
 
     const actions: ConsoleActions = {
@@ -155,6 +159,7 @@ export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
       ...monitors,
       ...inbox,
       ...control,
+      ...report,
       ...scenario,
       ...evidence,
       ...waiting,

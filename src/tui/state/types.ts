@@ -1,3 +1,4 @@
+import type { ReportActions, ReportState } from './report.ts';
 import type {
   AgentDetail,
   AgentFilterName,
@@ -50,7 +51,7 @@ export interface ConsoleService {
 }
 
 /** Screens are state: the console shows whatever `screen` names. */
-export type Screen = 'home' | 'catalog' | 'filters' | 'agent' | 'quote' | 'run' | 'ledger' | 'monitors' | 'notifications' | 'inbox' | 'requests' | 'faults' | 'scenario';
+export type Screen = 'home' | 'catalog' | 'filters' | 'agent' | 'quote' | 'run' | 'ledger' | 'monitors' | 'notifications' | 'inbox' | 'requests' | 'faults' | 'scenario' | 'report';
 
 /** What the console shows for a failed call: the spec's code and message (part 7), and what it means. */
 export interface DisplayError {
@@ -276,9 +277,10 @@ export interface ConsoleData {
   requests: RequestsState;
   faults: FaultsState;
   scenario: ScenarioState;
+  report: ReportState;
 }
 
-export interface ConsoleActions {
+export interface ConsoleActions extends ReportActions {
   start(): Promise<void>;
   go(screen: Screen): void;
   toggleHelp(): void;
