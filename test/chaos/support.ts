@@ -21,7 +21,7 @@ export interface LiveSimulator {
 
 /** A simulator on a loopback port (resets and lost answers need a real connection), frozen clock, demo data. */
 export async function startLive(): Promise<LiveSimulator> {
-  const sim = await startSimulator(process.env.CHAOS_LOG ? { logger: true } : {});
+  const sim = await startSimulator();
   const url = await listen(sim.app);
   const eth = sim.demo.find((d) => d.profile === 'local_custody')!;
   const call: LiveSimulator['call'] = async (method, path, body, key = eth.secret) => {

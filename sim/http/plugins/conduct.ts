@@ -97,15 +97,8 @@ export class ConductRecorder {
     };
   }
 
-  /** The hook that reads an accept's reservation or a run read's status, for the routes that have one. */
+  /** The hook that reads an accept's reservation (the run read is served pre-serialised: sentObserverFor). */
   observerFor(method: string | string[], url: string): PreSerialization | null {
-    if (method === 'GET' && url === RUN_READ) {
-      return (request, _reply, payload, done) => {
-        const status = (payload as { run?: { status?: string } } | null)?.run?.status;
-        if (typeof status === 'string') request.observed = { runTerminal: TERMINAL.has(status) };
-        done(null, payload);
-      };
-    }
     if (method === 'POST' && url.endsWith('/accept')) {
       return (request, _reply, payload, done) => {
         const reserved = (payload as { reservation?: { maximumAtomic?: string } } | null)?.reservation?.maximumAtomic;
