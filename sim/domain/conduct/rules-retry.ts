@@ -10,48 +10,49 @@ export const MIN_503_PAUSE_MS = 1000;
 /** Slack for timer drift when comparing a wait with Retry-After. */
 const RETRY_AFTER_SLACK = 0.9;
 
-export const retryAfterRule: ConductRule = {
+/**
+ * A rule of the form "after this answer, wait at least so long before the same
+ * request": exercised by every such answer, failed by a repeat that came sooner.
+ */
+function pauseRule(rule: Omit<ConductRule, 'judge'> & { after: (line: ConductLine) => boolean; minimumMs: (line: ConductLine) => number; asked: (line: ConductLine) => string }): ConductRule {
+  const { after, minimumMs, asked, ...named } = rule;
+  return {
+    ...named,
+    judge(lines) {
+      const failures: Evidence[] = [];
+      const passes: Evidence[] = [];
+      let exercised = false;
+      lines.forEach((line, i) => {
+        if (!line.answered || !after(line)) return;
+        exercised = true;
+        const next = nextSame(lines, i);
+        if (!next) return;
+        const waited = gapMs(line, next);
+        const note = `${describe(line)} ${asked(line)}; the same request came ${waited} ms later`;
+        (waited < minimumMs(line) ? failures : passes).push({ note, lines: [line, next] });
+      });
+      return judged(exercised, failures, passes);
+    },
+  };
+}
+
+export const retryAfterRule = pauseRule({
   id: 'retry-after-honoured',
   title: 'Retry-After is honoured',
   spec: 'part 7 (429: "honour Retry-After when present"), part 8',
-  judge(lines) {
-    const failures: Evidence[] = [];
-    const passes: Evidence[] = [];
-    let exercised = false;
-    lines.forEach((line, i) => {
-      if (line.status !== 429 || !line.answered || line.retryAfterSeconds === undefined) return;
-      exercised = true;
-      const next = nextSame(lines, i);
-      if (!next) return;
-      const waited = gapMs(line, next);
-      const asked = line.retryAfterSeconds * 1000;
-      const note = `${describe(line)} asked for ${line.retryAfterSeconds} s; the same request came ${waited} ms later`;
-      (waited < asked * RETRY_AFTER_SLACK ? failures : passes).push({ note, lines: [line, next] });
-    });
-    return judged(exercised, failures, passes);
-  },
-};
+  after: (line) => line.status === 429 && line.retryAfterSeconds !== undefined,
+  minimumMs: (line) => line.retryAfterSeconds! * 1000 * RETRY_AFTER_SLACK,
+  asked: (line) => `asked for ${line.retryAfterSeconds} s`,
+});
 
-export const unavailableRule: ConductRule = {
+export const unavailableRule = pauseRule({
   id: 'no-tight-loop-on-503',
   title: 'No tight loop on 503',
   spec: 'part 7 (503: "later, not in a tight loop")',
-  judge(lines) {
-    const failures: Evidence[] = [];
-    const passes: Evidence[] = [];
-    let exercised = false;
-    lines.forEach((line, i) => {
-      if (line.status !== 503 || !line.answered) return;
-      exercised = true;
-      const next = nextSame(lines, i);
-      if (!next) return;
-      const waited = gapMs(line, next);
-      const note = `${describe(line)}; the same request came ${waited} ms later (at least ${MIN_503_PAUSE_MS} ms expected)`;
-      (waited < MIN_503_PAUSE_MS ? failures : passes).push({ note, lines: [line, next] });
-    });
-    return judged(exercised, failures, passes);
-  },
-};
+  after: (line) => line.status === 503,
+  minimumMs: () => MIN_503_PAUSE_MS,
+  asked: () => `(at least ${MIN_503_PAUSE_MS} ms expected)`,
+});
 
 /** The retries of line i: the same request repeated while each previous attempt failed retryably. */
 function retryChain(lines: readonly ConductLine[], i: number): ConductLine[] {
