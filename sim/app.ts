@@ -56,7 +56,7 @@ export async function buildSimulator(
   installLifecycle(app, sim);
   installAuth(app, sim);
   const browsers = installBrowserAccess(app, options.corsOrigins ?? []);
-  const rehearsal = installRehearsal(app, { seed: String(options.seed ?? 1), sealing: sim.deps.sealing, chaos: options.chaos });
+  const rehearsal = installRehearsal(app, sim, { seed: String(options.seed ?? 1), chaos: options.chaos });
   registerRoutes(app, sim);
   browsers.addPreflightRoutes();
   options.beforeReady?.(app, sim);

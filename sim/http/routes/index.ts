@@ -11,6 +11,7 @@ import { monitorRoutes } from './v1/monitors.ts';
 import { controlMonitorRoutes } from './sim/control-monitors.ts';
 import { openApiRoutes } from './v1/openapi.ts';
 import { controlCoreRoutes } from './sim/control-core.ts';
+import { rehearsalRoutes } from '../rehearsal.ts';
 
 /** Every route, in an explicit order. */
 export function registerRoutes(app: FastifyInstance, sim: Simulator): void {
@@ -26,4 +27,5 @@ export function registerRoutes(app: FastifyInstance, sim: Simulator): void {
   controlCoreRoutes(app, sim);
   controlRunRoutes(app, sim);
   controlMonitorRoutes(app, sim);
+  rehearsalRoutes(app, sim);
 }
