@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ConsoleMemory } from '../tui/console-memory.ts';
-import type { RunListItem } from '../tui/state/types.ts';
+import type { RunListItem } from '../tui/state/run.ts';
 
 /** A key whose secret the console holds: the store keeps only hashes, so this file is the one place it survives a restart. */
 export interface SavedKey {

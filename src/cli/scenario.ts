@@ -1,30 +1,13 @@
-import { readFile } from 'node:fs/promises';
 import { runScenario, type ScenarioResult } from '../scenario/runner.ts';
 import { jsonTranscript, textTranscript } from '../scenario/transcript.ts';
-import { ScenarioFormatError, validateScenario } from '../scenario/validate.ts';
+import { loadScenario } from '../scenario/load.ts';
+import { ScenarioFormatError } from '../scenario/validate.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 const FLAGS: FlagSpec[] = [
   { name: 'json', help: 'print a machine-readable transcript' },
   { name: 'help', help: 'print this help' },
 ];
-
-/** Reads and checks a scenario file; format mistakes name the step index and field. */
-export async function loadScenario(file: string) {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new ScenarioFormatError(file, '(file)', `cannot be read: ${(error as Error).message}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new ScenarioFormatError(file, '(file)', `is not valid JSON: ${(error as Error).message}`);
-  }
-  return validateScenario(value, file);
-}
 
 export async function scenarioCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, FLAGS, { positionals: 'FILE...' });

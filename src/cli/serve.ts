@@ -66,7 +66,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     attach = (app, sim) => {
       if (!sim.created) throw new UsageError(`--record needs a new store so the recording replays from the start; ${String(flags.store)} already exists.`);
       recorderStart = { demo: [] };
-      recorder = attachRecorder(app, sim, recordTo, Object.assign(recorderStart, { seed: String(flags.seed), env: flags.env as 'test' | 'production', limits: flags.limits === 'on' }));
+      recorder = attachRecorder(app, () => sim.deps.clock.nowIso(), recordTo, Object.assign(recorderStart, { seed: String(flags.seed), env: flags.env as 'test' | 'production', limits: flags.limits === 'on' }));
     };
   }
   let built;

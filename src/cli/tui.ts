@@ -1,5 +1,4 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { createElement } from 'react';
 import { render } from 'ink';
@@ -8,19 +7,16 @@ import { seedDemo } from '../../sim/domain/demo.ts';
 import { StoreFileError } from '../../sim/store/store-file-error.ts';
 import { ApiError, createClient, type Client, type Scope } from '../client/index.ts';
 import { App } from '../tui/app.tsx';
-import type { ScenarioStepper, StepView } from '../tui/scenario-stepper.ts';
-import { openScenarioSession } from '../scenario/runner.ts';
-import { redact } from '../scenario/transcript.ts';
+import { openScenarioFile } from '../scenario/stepper.ts';
 import type { EvidenceSaver } from '../tui/evidence.ts';
 import { createConsoleStore } from '../tui/state/store.ts';
-import type { ConsoleKeyChoice, ConsoleStoreOptions, Environment } from '../tui/state/types.ts';
-import type { InboxDelivery, WebhookInbox } from '../tui/webhook-inbox.ts';
-import { createReceiver, type ReceivedDelivery, type ReceiverOptions } from '../webhook/receiver.ts';
+import type { ConsoleKeyChoice, Environment } from '../tui/state/types.ts';
+import type { ConsoleStoreOptions } from '../tui/state/options.ts';
+import { startWebhookInbox } from '../webhook/inbox.ts';
 import { helpText, parseFlags, SIMULATOR_FLAGS, UsageError, type FlagSpec } from './args.ts';
 import { ConsoleFile, ConsoleFileError, consoleFilePath, type SavedKey } from './console-file.ts';
 import { playOptions, PLAY_FLAGS } from './play.ts';
 import { listFixtureScenarios } from './scenario-files.ts';
-import { loadScenario } from './scenario.ts';
 
 /**
  * `understudy tui` (the default command, `npm start`): the console, with the
@@ -107,7 +103,7 @@ export async function tuiCommand(argv: string[]): Promise<number> {
     process.off('SIGINT', stopOnSignal);
     process.stdout.write('\u001B[?1049l');
     // A scenario being stepped runs on a simulator of its own, which would keep the process alive.
-    await store.getState().actions.closeScenario();
+    await store.getState().actions.scenario.closeScenario();
     await wiring.close();
   }
   return 0;
@@ -285,83 +281,4 @@ async function mintConsoleKey(control: Client): Promise<SavedKey> {
   }
   const account = await control.sim.createAccount({ type: 'evm', label: 'Console account' });
   return saved(account.id, await control.sim.createKey(account.id, CONSOLE_KEY));
-}
-
-/**
- * The console's webhook inbox: src/webhook/receiver.ts on 127.0.0.1, on the
- * simulator's clock (a frozen clock is far from wall time, and spec 6.2's
- * receiver rejects timestamps more than 5 minutes off). It verifies with the
- * signing secret of the destination the console creates, set once known.
- */
-export async function startWebhookInbox(client: Client): Promise<WebhookInbox> {
-  let secret = '';
-  let lastNowIso = new Date().toISOString();
-  const received: InboxDelivery[] = [];
-  const seenCounts = new Map<string, number>();
-  const listeners = new Set<() => void>();
-  const options: ReceiverOptions = {
-    // Read at every delivery, so the secret can be set after the receiver starts.
-    get secret() {
-      return secret;
-    },
-    nowSeconds: async () => {
-      try {
-        lastNowIso = (await client.sim.clock()).now;
-      } catch {
-        lastNowIso = new Date().toISOString();
-      }
-      return Math.floor(Date.parse(lastNowIso) / 1000);
-    },
-    onDelivery: (delivery: ReceivedDelivery) => {
-      const seenCount = delivery.eventId ? (seenCounts.get(delivery.eventId) ?? 0) + 1 : 1;
-      if (delivery.eventId) seenCounts.set(delivery.eventId, seenCount);
-      received.push({ receivedAt: lastNowIso, eventId: delivery.eventId, verdict: delivery.verdict, status: delivery.status, type: delivery.type, seenCount, payload: delivery.payload });
-      for (const listener of listeners) listener();
-    },
-  };
-  const server = createReceiver(options);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/inbox`,
-    setSecret(value) {
-      secret = value;
-    },
-    deliveries: () => [...received],
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/** Reads and checks a scenario file, then provisions it on a fresh simulator, ready to step. */
-export async function openScenarioFile(file: string): Promise<ScenarioStepper> {
-  const scenario = await loadScenario(file);
-  const session = await openScenarioSession(scenario, file);
-  return {
-    name: scenario.name,
-    description: scenario.description ?? null,
-    file,
-    total: scenario.steps.length,
-    provisioned: session.result.provisioned,
-    nextIndex: () => session.nextIndex,
-    isDone: () => session.done,
-    async step() {
-      const result = await session.step();
-      if (!result) throw new Error('The scenario has no more steps.');
-      const balances = (await session.balances()).map((b) => ({ name: b.account, accountId: b.accountId, balances: b.balances }));
-      // Ports and secrets are shown as the transcript shows them.
-      return JSON.parse(redact(JSON.stringify({ ...result, balances }), session.result)) as StepView;
-    },
-    close: () => session.close(),
-  };
 }

@@ -1,9 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Simulator } from '../../sim/simulator.ts';
-import type { DemoCredential } from '../../sim/domain/demo.ts';
+import { redactCredentials } from './credentials.ts';
 import type { Scenario, Step } from './format.ts';
-import { redactCredentials } from '../../sim/domain/credentials.ts';
 
 /**
  * Records a session as a scenario that replays to the same answers: every
@@ -22,12 +20,30 @@ function withoutSecrets(value: unknown): unknown {
   return value;
 }
 
-export function attachRecorder(app: FastifyInstance, sim: Simulator, file: string, start: { seed: string; env: 'test' | 'production'; limits: boolean; demo: DemoCredential[]; demoSeededAt?: string }) {
+/** A demo key as seeding reports it: the recording names it by id, never by secret. */
+export interface RecordedDemoKey {
+  keyId: string;
+  secret: string;
+}
+
+export interface RecorderStart {
+  seed: string;
+  env: 'test' | 'production';
+  limits: boolean;
+  demo: RecordedDemoKey[];
+  demoSeededAt?: string;
+}
+
+/** Where the simulator's request hook left the instant a request was answered at (sim/http sets it). */
+const answeredAt = (request: FastifyRequest): string | undefined => (request as FastifyRequest & { simNow?: string }).simNow;
+
+/** `nowIso` reads the simulator's clock: the recorder sees the simulator only through its HTTP hooks and this. */
+export function attachRecorder(app: FastifyInstance, nowIso: () => string, file: string, start: RecorderStart) {
   // Keys created by control calls; demo keys are looked up in start.demo, which is filled once the store is seeded.
   const keyNames = new Map<string, string>();
   const nameOf = (secret: string) => keyNames.get(secret) ?? start.demo.filter((d) => d.secret === secret).map((d) => `k${d.keyId}`)[0];
   const scenario: Scenario = {
-    name: `recorded session ${sim.deps.clock.nowIso()}`,
+    name: `recorded session ${nowIso()}`,
     description: 'Recorded by understudy serve --record; replays with npm run scenario.',
     seed: start.seed,
     env: start.env,
@@ -35,7 +51,7 @@ export function attachRecorder(app: FastifyInstance, sim: Simulator, file: strin
     demo: true,
     steps: [],
   };
-  let lastTime = sim.deps.clock.nowIso();
+  let lastTime = nowIso();
   let writing = Promise.resolve();
   const payloads = new WeakMap<FastifyRequest, string>();
 
@@ -59,7 +75,7 @@ export function attachRecorder(app: FastifyInstance, sim: Simulator, file: strin
     const url = redactCredentials(request.url);
     if (!url.startsWith('/v1') && !url.startsWith('/sim')) return;
     if (url.startsWith('/sim/snapshot')) return;
-    const at = request.simNow ?? sim.deps.clock.nowIso();
+    const at = answeredAt(request) ?? nowIso();
     if (scenario.startAt === undefined) {
       // The demo data was seeded at the first instant the store knew; the replay starts there.
       scenario.startAt = start.demoSeededAt ?? at;

@@ -8,43 +8,15 @@ import { ApiError, createHttp, type Http } from '../client/http.ts';
 import { DEFAULT_RETRY } from '../client/retry.ts';
 import type { Checks, Scenario, Step } from './format.ts';
 import { startReceiver, type ScenarioReceiver } from './receivers.ts';
+import type { CheckResult, ScenarioResult, StepResult } from './result.ts';
 import { pick, subsetMismatch, Values } from './values.ts';
+
+export type { CheckResult, ScenarioResult, StepResult };
 
 /**
  * Runs a scenario against a fresh in-process simulator on a frozen clock,
  * reached over loopback HTTP through the typed client, and reports every step.
  */
-export interface CheckResult {
-  ok: boolean;
-  what: string;
-  expected?: unknown;
-  actual?: unknown;
-}
-
-export interface StepResult {
-  index: number;
-  name: string | null;
-  action: string;
-  request: { method: string; path: string; key?: string; headers?: Record<string, string>; body?: unknown } | null;
-  status: number | null;
-  body: unknown;
-  saved: Record<string, unknown>;
-  checks: CheckResult[];
-  error: string | null;
-}
-
-export interface ScenarioResult {
-  name: string;
-  file: string;
-  seed: string;
-  env: string;
-  passed: boolean;
-  provisioned: string[];
-  steps: StepResult[];
-  /** Strings to replace in any printed output: ports and secrets differ between runs or must not be shown. */
-  redactions: Array<[string, string]>;
-}
-
 // A scenario states what happens; a retry would hide a refusal it means to show.
 const NO_RETRY = { ...DEFAULT_RETRY, retries: 0 };
 

@@ -1,5 +1,5 @@
 import type { ScenarioResult, StepResult } from './runner.ts';
-import { redactCredentials } from '../../sim/domain/credentials.ts';
+import { redactCredentials } from './credentials.ts';
 
 /**
  * Transcripts: a readable one and a JSON one, both byte-identical across runs

@@ -66,11 +66,10 @@ function Console({ clockRefreshMs }: { clockRefreshMs: number }) {
   const isHelpOpen = useConsole((s) => s.isHelpOpen);
   useCommands('global');
 
+  // The console's timers (the clock reread, the run poll) live in the store: mounting starts them, unmounting stops them.
   useEffect(() => {
-    void actions.start();
-    // Realtime simulated time moves on its own; frozen time moves when anyone advances it.
-    const timer = setInterval(() => void actions.refreshClock(), clockRefreshMs);
-    return () => clearInterval(timer);
+    void actions.shell.start({ clockRefreshMs });
+    return () => actions.shell.stop();
   }, [actions, clockRefreshMs]);
 
   const ScreenView = SCREENS[screen];

@@ -1,4 +1,4 @@
-import type { RunListItem } from './state/types.ts';
+import type { RunListItem } from './state/run.ts';
 
 /**
  * What the console keeps between sessions, so that quitting and starting

@@ -1,10 +1,10 @@
 import type { SimBalance } from '../client/types.ts';
-import type { CheckResult, StepResult } from '../scenario/runner.ts';
+import type { CheckResult, StepResult } from '../scenario/result.ts';
 
 /**
  * What the console's scenario screen steps through: one step at a time, each
  * step's request, answer and the ledger balances right after it. The console
- * only knows this shape; src/cli/tui.ts supplies the implementation (a
+ * only knows this shape; src/scenario/stepper.ts implements it and src/cli/tui.ts hands it in (a
  * src/scenario session on its own fresh simulator), so the console never
  * imports the simulator or the runner (only the runner's result types).
  */

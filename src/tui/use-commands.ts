@@ -38,7 +38,7 @@ export function useCommands(scope: CommandScope, options: UseCommandsOptions = {
       // A key the scope in charge takes over (e.g. `>` while waiting to retry) is not the global command's.
       if (scope === 'global' && findCommand(current, state, input, key)?.overridesGlobal) return;
       const command = findCommand(scope, state, input, key);
-      if (command) state.actions.clearNotice();
+      if (command) state.actions.shell.clearNotice();
       if (command) command.run({ actions: state.actions, state, view: latest.current.view ?? {}, input, quit: exit });
       else latest.current.onUnmatched?.(input, key);
     },

@@ -1,7 +1,7 @@
 /**
  * The console's webhook inbox, as the console sees it: a local receiver on
  * 127.0.0.1 that verifies signed deliveries (spec 6.2) and reports each one.
- * The receiver itself (src/webhook/receiver.ts) is started by the process
+ * The receiver (src/webhook/inbox.ts around src/webhook/receiver.ts) is started by the process
  * that wires the console (src/cli/tui.ts) and handed in, so the console
  * keeps to ink, react, zustand and the client.
  */

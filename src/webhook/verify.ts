@@ -1,4 +1,4 @@
-import { signatureMatches, signPayload } from '../../sim/domain/signing.ts';
+import { isSignatureValid, webhookSignature } from './signature.ts';
 
 /**
  * Verifying a signed delivery the way spec 6.2's receiver rules ask: HMAC over
@@ -33,7 +33,7 @@ export function verifyDelivery(headers: Record<string, string | string[] | undef
   if (!signature || !eventId || !timestamp || !/^[0-9]{1,12}$/.test(timestamp)) {
     return { ok: false, reason: 'missing-headers', detail: 'x-service-signature, x-service-event-id and x-service-timestamp are required' };
   }
-  if (!signatureMatches(options.secret, timestamp, eventId, rawBody, signature)) return { ok: false, reason: 'bad-signature', detail: 'the signature does not match the body and secret' };
+  if (!isSignatureValid(options.secret, timestamp, eventId, rawBody, signature)) return { ok: false, reason: 'bad-signature', detail: 'the signature does not match the body and secret' };
   const skew = Number(timestamp) - options.nowSeconds;
   const tolerance = options.toleranceSeconds ?? TOLERANCE_SECONDS;
   if (skew < -tolerance) return { ok: false, reason: 'stale-timestamp', detail: `the timestamp is ${-skew} s old` };
@@ -53,7 +53,7 @@ export function verifyDelivery(headers: Record<string, string | string[] | undef
 export function signDelivery(secret: string, eventId: string, timestamp: number, body: string): Record<string, string> {
   return {
     'content-type': 'application/json',
-    'x-service-signature': signPayload(secret, String(timestamp), eventId, body),
+    'x-service-signature': webhookSignature(secret, String(timestamp), eventId, body),
     'x-service-event-id': eventId,
     'x-service-timestamp': String(timestamp),
     'user-agent': 'service-destination/0.1',

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../src/cli/scenario.ts';
+import { loadScenario } from '../../src/scenario/load.ts';
 import { scenarioSchema } from '../../src/scenario/schema.ts';
 import { ScenarioFormatError, validateScenario } from '../../src/scenario/validate.ts';
 

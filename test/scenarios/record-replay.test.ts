@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TOKEN_RESEARCH_LISTING_ID } from '../../fixtures/listings/index.ts';
-import { loadScenario } from '../../src/cli/scenario.ts';
+import { loadScenario } from '../../src/scenario/load.ts';
 import { runScenario } from '../../src/scenario/runner.ts';
 import { textTranscript } from '../../src/scenario/transcript.ts';
 import { call, demoSecrets, killChildren, ok, removeTempDirs, serve, stop, tempDir } from '../reliability/support.ts';

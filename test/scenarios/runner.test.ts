@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../src/cli/scenario.ts';
+import { loadScenario } from '../../src/scenario/load.ts';
 import { runScenario } from '../../src/scenario/runner.ts';
 import { jsonTranscript, textTranscript } from '../../src/scenario/transcript.ts';
 

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../src/cli/scenario.ts';
+import { loadScenario } from '../../src/scenario/load.ts';
 import { runScenario } from '../../src/scenario/runner.ts';
 import { textTranscript } from '../../src/scenario/transcript.ts';
 

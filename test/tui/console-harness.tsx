@@ -1,10 +1,11 @@
 import { render } from 'ink-testing-library';
 import { listFixtureScenarios } from '../../src/cli/scenario-files.ts';
-import { openScenarioFile, startWebhookInbox } from '../../src/cli/tui.ts';
+import { openScenarioFile } from '../../src/scenario/stepper.ts';
+import { startWebhookInbox } from '../../src/webhook/inbox.ts';
 import { createClient, type Client, type ClientOptions } from '../../src/client/index.ts';
 import { App } from '../../src/tui/app.tsx';
 import { createConsoleStore, type ConsoleStore } from '../../src/tui/state/store.ts';
-import type { ConsoleStoreOptions } from '../../src/tui/state/types.ts';
+import type { ConsoleStoreOptions } from '../../src/tui/state/options.ts';
 import type { WebhookInbox } from '../../src/tui/webhook-inbox.ts';
 import { waitForFrame } from '../helpers/frames.ts';
 import { listen, startSimulator, type TestSimulator } from '../helpers/simulator.ts';
@@ -64,7 +65,7 @@ export async function startConsole(
   const baseUrl = await listen(sim.app);
   const demo = sim.demo.find((d) => d.profile === 'local_custody')!;
   const client = createClient({ baseUrl, key: demo.secret, retries: 0, ...options.client });
-  // The same wiring as `npm start` (src/cli/tui.ts): the receiver and the scenario opener are handed in.
+  // The same wiring as `npm start` (src/cli/tui.ts): the receiver (src/webhook/inbox.ts) and the scenario opener (src/scenario/stepper.ts) are handed in.
   const inbox = options.inbox ? await startWebhookInbox(client) : null;
   let keyCount = 0;
   const store = createConsoleStore({
@@ -112,7 +113,7 @@ export async function startConsole(
     async close() {
       view.unmount();
       view.cleanup();
-      await store.getState().actions.closeScenario();
+      await store.getState().actions.scenario.closeScenario();
       await inbox?.close();
       // A console request still in flight would keep its connection open for the keep-alive timeout.
       const destroying = sim.destroy();

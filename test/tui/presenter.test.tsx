@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/args.ts';
 import { playOptions } from '../../src/cli/play.ts';
 import { TUI_FLAGS } from '../../src/cli/tui.ts';
-import type { Pacer } from '../../src/tui/state/types.ts';
+import type { Pacer } from '../../src/tui/state/options.ts';
 import { startConsole, type ConsoleHarness } from './console-harness.tsx';
 
 /**

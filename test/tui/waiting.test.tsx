@@ -114,7 +114,7 @@ describe('the retry wait as a caller sees it (src/client/retry.ts)', () => {
   });
 
   it('calls the waits futile on a frozen clock only for what simulated time frees, not request-rate windows', () => {
-    const waiting = (message: string) => ({ id: 1, what: 'x', refusal: { code: 'request_rejected', message, status: 429 }, delayMs: 1000, retryIndex: 0 });
+    const waiting = (message: string) => ({ id: 1, what: 'x', refusal: { code: 'request_rejected', message, status: 429 }, delayMs: 1000, retryIndex: 0, elapsedSeconds: 0 });
     const frozen = { mode: 'frozen' as const, now: '2026-01-01T00:00:00.000Z' };
     expect(isWaitFutile({ clock: frozen, waiting: waiting(refusal.message) })).toBe(true);
     // decisions.md, Limits: the rate windows roll on real time too.

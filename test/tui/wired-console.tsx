@@ -42,7 +42,7 @@ export async function startWiredConsole(settings: EmbeddedSettings): Promise<Wir
       closed = true;
       view.unmount();
       view.cleanup();
-      await store.getState().actions.closeScenario();
+      await store.getState().actions.scenario.closeScenario();
       await wiring.close();
     },
   };

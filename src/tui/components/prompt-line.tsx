@@ -1,5 +1,4 @@
 import { Box, Text, useStdout } from 'ink';
-import { useEffect, useState } from 'react';
 import { useActions, useConsole } from '../state/context.tsx';
 import { isWaitFutile } from '../state/waiting.ts';
 import { terminalSize } from '../text.ts';
@@ -25,7 +24,7 @@ export function PromptLine() {
   useCommands('prompt', {
     // Printable keys go into the field; control sequences do not.
     onUnmatched: (input, key) => {
-      if (input && !key.ctrl && !key.meta && !key.tab) actions.typePrompt(input);
+      if (input && !key.ctrl && !key.meta && !key.tab) actions.prompt.typePrompt(input);
     },
   });
   return (
@@ -61,17 +60,8 @@ function ConfirmLine() {
 function WaitingLine() {
   const waiting = useConsole((s) => s.waiting);
   const isFutile = useConsole(isWaitFutile);
-  const [elapsed, setElapsed] = useState(0);
-  const id = waiting?.id;
-  useEffect(() => {
-    setElapsed(0);
-    if (id === undefined) return;
-    // The countdown is for the person watching, on the wall clock the client's wait runs on.
-    const timer = setInterval(() => setElapsed((s) => s + 1), 1000);
-    return () => clearInterval(timer);
-  }, [id]);
   if (!waiting) return null;
-  const left = Math.max(0, Math.ceil(waiting.delayMs / 1000) - elapsed);
+  const left = Math.max(0, Math.ceil(waiting.delayMs / 1000) - waiting.elapsedSeconds);
   const { refusal } = waiting;
   return (
     <Box flexDirection="column">

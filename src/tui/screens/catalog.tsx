@@ -3,7 +3,7 @@ import type { AgentSummary } from '../../client/index.ts';
 import { ASSET_DISPLAY, formatProfileAmount } from '../amount.ts';
 import { SelectableTable, type Column } from '../components/selectable-table.tsx';
 import { useConsole, useActions } from '../state/context.tsx';
-import type { CatalogQueryState } from '../state/types.ts';
+import type { CatalogQueryState } from '../state/catalog.ts';
 import { fit } from '../text.ts';
 import { theme } from '../theme.ts';
 import { useCommands } from '../use-commands.ts';
@@ -36,7 +36,7 @@ export function CatalogScreen() {
   useCommands('search', {
     // Printable keys go into the search box; control sequences do not.
     onUnmatched: (input, key) => {
-      if (input && !key.ctrl && !key.meta && !key.tab) actions.typeSearch(input);
+      if (input && !key.ctrl && !key.meta && !key.tab) actions.catalog.typeSearch(input);
     },
   });
   const catalog = useConsole((s) => s.catalog);

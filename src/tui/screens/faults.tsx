@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { FAULT_ROWS, isFaultOn, type FaultRow } from '../state/control.ts';
+import { FAULT_ROWS, isFaultOn, type FaultRow } from '../state/faults.ts';
 import { useConsole } from '../state/context.tsx';
 import { theme } from '../theme.ts';
 import { useCommands } from '../use-commands.ts';

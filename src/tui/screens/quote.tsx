@@ -4,7 +4,7 @@ import { railOf } from '../../client/index.ts';
 import { Lines, maxScrollOf } from '../components/lines.tsx';
 import { rowProblem, type QuoteFormRow } from '../quote-form.ts';
 import { useConsole } from '../state/context.tsx';
-import type { Refusal } from '../state/types.ts';
+import type { Refusal } from '../state/quote.ts';
 import { fit } from '../text.ts';
 import { theme } from '../theme.ts';
 import { useCommands } from '../use-commands.ts';

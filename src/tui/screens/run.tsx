@@ -1,12 +1,12 @@
 import { Box, Text } from 'ink';
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import { isTerminal, pollDelayMs, type RunEvent } from '../../client/index.ts';
 import { Bar } from '../components/bar.tsx';
 import { Lines, maxScrollOf } from '../components/lines.tsx';
 import { SelectableTable, type Column } from '../components/selectable-table.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
-import { useActions, useConsole } from '../state/context.tsx';
-import type { RunListItem } from '../state/types.ts';
+import { useConsole } from '../state/context.tsx';
+import type { RunListItem } from '../state/run.ts';
 import { messageWithUnits } from '../message-amounts.ts';
 import { clip, wrap } from '../text.ts';
 import { theme } from '../theme.ts';
@@ -73,20 +73,12 @@ const VIEW_TITLES = { status: 'status and events', billing: 'billing', receipt: 
 
 /** One run: live status, the timeline, reads against the agent's maximum, and its money views. */
 function RunDetail() {
-  const actions = useActions();
   const run = useConsole((s) => s.run);
   const profile = useConsole((s) => s.key?.profile ?? null);
   const { columns, bodyRows } = useViewport();
   const { read, view, billing, receipt, exported, scroll, pollIndex, maximumRpcCalls, agentName } = run;
   const status = read?.run.status;
   const isLive = status !== undefined && !isTerminal(status);
-
-  // Spec 4.6: poll from about one second, backing off to about ten, until terminal.
-  useEffect(() => {
-    if (!isLive) return;
-    const timer = setTimeout(() => void actions.pollRun(), pollDelayMs(pollIndex));
-    return () => clearTimeout(timer);
-  }, [actions, isLive, pollIndex, read]);
 
   const header = 4;
   const viewport = Math.max(3, bodyRows - header - 1);

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { Lines, maxScrollOf } from '../components/lines.tsx';
 import { balanceMoves, stepCaption } from '../scenario-captions.ts';
 import { useConsole } from '../state/context.tsx';
-import type { ScenarioState } from '../state/types.ts';
+import type { ScenarioState } from '../state/scenario.ts';
 import { clip } from '../text.ts';
 import { theme } from '../theme.ts';
 import { useCommands } from '../use-commands.ts';

@@ -1,7 +1,29 @@
+import type { AgentDetail } from '../../client/index.ts';
 import type { SliceContext } from './call.ts';
-import type { ConsoleActions } from './types.ts';
+import { clampScroll } from './scroll.ts';
 
-type AgentActions = Pick<ConsoleActions, 'openSelectedAgent' | 'scrollAgent' | 'openDemoAgent'> & { loadAgent(listingId: string): Promise<void> };
+export interface AgentState {
+  listingId: string | null;
+  detail: AgentDetail | null;
+  isLoading: boolean;
+  scroll: number;
+}
+
+export interface AgentActions {
+  openSelectedAgent(): Promise<void>;
+  scrollAgent(delta: number, maxScroll: number): void;
+  openDemoAgent(): Promise<void>;
+  loadAgent(listingId: string): Promise<void>;
+}
+
+declare module './console-state.ts' {
+  interface ConsoleData {
+    agent: AgentState;
+  }
+  interface ConsoleActions {
+    agent: AgentActions;
+  }
+}
 
 /** The agent the demo quotes: spec 3.4's token research agent, the only one offering canonical_metadata. */
 export const DEMO_AGENT_NAME = 'Token Research Agent';
@@ -50,4 +72,3 @@ export function agentActions({ set, get, call }: SliceContext): AgentActions {
   };
 }
 
-export const clampScroll = (value: number, maxScroll: number) => Math.min(Math.max(0, maxScroll), Math.max(0, value));

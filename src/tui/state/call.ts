@@ -1,6 +1,7 @@
 import { isClientError, type Client } from '../../client/index.ts';
 import { refusalMeaning } from '../refusals.ts';
-import type { DisplayError, Environment, GetState, SetState } from './types.ts';
+import type { ConsoleState, GetState, SetState } from './console-state.ts';
+import type { DisplayError, Environment } from './types.ts';
 
 export type CallResult<T> = { ok: true; value: T } | { ok: false };
 
@@ -8,6 +9,8 @@ export type CallResult<T> = { ok: true; value: T } | { ok: false };
 export interface SliceContext {
   set: SetState;
   get: GetState;
+  /** Watches the store: for timers that follow state (the run poll), started and stopped by actions. */
+  subscribe(listener: (state: ConsoleState, previous: ConsoleState) => void): () => void;
   /** For the few calls whose failures must not reach the error line. */
   client: Client;
   call<T>(operation: (client: Client) => Promise<T>): Promise<CallResult<T>>;

@@ -1,24 +1,61 @@
-import { AGENT_SORTS } from '../../client/index.ts';
+import { AGENT_SORTS, type AgentSort, type AgentFilters, type AgentPage } from '../../client/index.ts';
 import type { SliceContext } from './call.ts';
-import type { CatalogQueryState, CatalogState, ConsoleActions } from './types.ts';
 
-type CatalogActions = Pick<
-  ConsoleActions,
-  | 'loadCatalog'
-  | 'nextPage'
-  | 'previousPage'
-  | 'moveSelection'
-  | 'cycleSort'
-  | 'clearQuery'
-  | 'startSearch'
-  | 'typeSearch'
-  | 'eraseSearch'
-  | 'cancelSearch'
-  | 'submitSearch'
-> & {
+export interface CatalogQueryState {
+  q?: string;
+  sort: AgentSort;
+  filters: AgentFilters;
+}
+
+export interface CatalogState {
+  query: CatalogQueryState;
+  page: AgentPage | null;
+  /** cursors[i] is the cursor that loads page i (undefined for the first page). */
+  cursors: Array<string | undefined>;
+  pageIndex: number;
+  /** The limit sent with every page request. */
+  pageSize: number;
+  selected: number;
+  isLoading: boolean;
+  /** The search text being typed; null when not typing. */
+  searchDraft: string | null;
+}
+
+export interface CatalogActions {
+  loadCatalog(): Promise<void>;
+  nextPage(): Promise<void>;
+  previousPage(): Promise<void>;
+  moveSelection(delta: number): void;
+  cycleSort(): Promise<void>;
+  clearQuery(): Promise<void>;
+  startSearch(): void;
+  typeSearch(text: string): void;
+  eraseSearch(): void;
+  cancelSearch(): void;
+  submitSearch(): Promise<void>;
   /** Loads one page of `query`; the query becomes current only if the service accepts it. */
   loadPage(query: CatalogQueryState, pageIndex: number, cursor: string | undefined): Promise<boolean>;
-};
+}
+
+declare module './console-state.ts' {
+  interface ConsoleData {
+    catalog: CatalogState;
+  }
+  interface ConsoleActions {
+    catalog: CatalogActions;
+  }
+}
+
+export const emptyCatalog = (pageSize: number): CatalogState => ({
+  query: { sort: 'newest', filters: {} },
+  page: null,
+  cursors: [undefined],
+  pageIndex: 0,
+  pageSize,
+  selected: 0,
+  isLoading: false,
+  searchDraft: null,
+});
 
 /** The catalog browser: GET /v1/public/agents with search, filters, sort and cursor paging (spec 4.1). */
 export function catalogActions({ set, get, call }: SliceContext): CatalogActions {

@@ -1,7 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { ConsoleStore } from './store.ts';
-import type { ConsoleState } from './types.ts';
+import type { ConsoleState } from './console-state.ts';
 
 interface ConsoleContextValue {
   store: ConsoleStore;

@@ -1,9 +1,9 @@
 import { collectEvidence, type EvidenceSaver } from '../evidence.ts';
 import type { SliceContext } from './call.ts';
-import type { ConsoleActions } from './types.ts';
+import type { RunActions } from './run.ts';
 
-/** `w` on a run: its evidence saved to a folder for a support ticket (src/tui/evidence.ts). */
-export function evidenceActions({ set, get, client }: SliceContext, save: EvidenceSaver | null | undefined): Pick<ConsoleActions, 'saveEvidence'> {
+/** `w` on a run (part of the run slice): its evidence saved to a folder for a support ticket (src/tui/evidence.ts). */
+export function evidenceActions({ set, get, client }: SliceContext, save: EvidenceSaver | null | undefined): Pick<RunActions, 'saveEvidence'> {
   return {
     async saveEvidence() {
       const { run, key, keys, keyIndex, controlAvailable, accountId, service, environment, clock, wallNow } = get();
@@ -12,7 +12,7 @@ export function evidenceActions({ set, get, client }: SliceContext, save: Eviden
         set({ error: { code: 'console_error', message: 'This console was started without a place to save evidence.', status: null } });
         return;
       }
-      if (!key) await get().actions.loadKey();
+      if (!key) await get().actions.shell.loadKey();
       const profile = get().key?.profile;
       if (!profile) return;
       set({ error: null, notice: `saving the evidence of run ${run.runId.slice(0, 8)}…` });

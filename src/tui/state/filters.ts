@@ -1,8 +1,27 @@
 import { AGENT_FILTER_NAMES, AGENT_FILTER_VALUES, type AgentFilters } from '../../client/index.ts';
 import type { SliceContext } from './call.ts';
-import type { ConsoleActions } from './types.ts';
 
-type FilterActions = Pick<ConsoleActions, 'openFilters' | 'moveFilterRow' | 'cycleFilterValue' | 'clearFilterDraft' | 'applyFilters'>;
+export interface FiltersEditorState {
+  draft: AgentFilters;
+  row: number;
+}
+
+export interface FilterActions {
+  openFilters(): void;
+  moveFilterRow(delta: number): void;
+  cycleFilterValue(delta: number): void;
+  clearFilterDraft(): void;
+  applyFilters(): Promise<void>;
+}
+
+declare module './console-state.ts' {
+  interface ConsoleData {
+    filters: FiltersEditorState;
+  }
+  interface ConsoleActions {
+    filters: FilterActions;
+  }
+}
 
 /** The filter editor: a draft of every spec 4.1 filter, applied in one request on ⏎. */
 export function filterActions({ set, get }: SliceContext, loadFirstPage: (filters: AgentFilters) => Promise<unknown>): FilterActions {

@@ -1,10 +1,33 @@
 import type { ConsoleMemory } from '../console-memory.ts';
-import type { WebhookInbox } from '../webhook-inbox.ts';
-import { clampScroll } from './agent.ts';
+import type { WebhookInbox, InboxDelivery } from '../webhook-inbox.ts';
+import { clampScroll } from './scroll.ts';
 import type { SliceContext } from './call.ts';
-import type { ConsoleActions, InboxState } from './types.ts';
 
-type InboxActions = Pick<ConsoleActions, 'refreshInbox' | 'connectInbox' | 'scrollInbox'> & { loadDestination(): Promise<void>; repointInbox(): Promise<void> };
+export interface InboxState {
+  /** null when the console has no receiver (remote service, or none started). */
+  url: string | null;
+  deliveries: InboxDelivery[];
+  destination: { id: string; state: string } | null;
+  subscribedMonitorIds: string[];
+  scroll: number;
+}
+
+export interface InboxActions {
+  refreshInbox(): void;
+  connectInbox(): Promise<void>;
+  scrollInbox(delta: number, maxScroll: number): void;
+  loadDestination(): Promise<void>;
+  repointInbox(): Promise<void>;
+}
+
+declare module './console-state.ts' {
+  interface ConsoleData {
+    inbox: InboxState;
+  }
+  interface ConsoleActions {
+    inbox: InboxActions;
+  }
+}
 
 /**
  * Spec 3.8 and 6.2 leave destinations to the web session; in production the

@@ -1,31 +1,41 @@
-import type { Monitor, SimChainLog } from '../../client/index.ts';
+import type { Monitor, SimChainLog, MonitorDetail } from '../../client/index.ts';
 import { demoMonitorBody, matchingLog, rulesOf } from '../demo-chain.ts';
-import { clampScroll } from './agent.ts';
+import { clampScroll } from './scroll.ts';
 import type { SliceContext } from './call.ts';
-import type { ConsoleActions, MonitorsState, NotificationsState } from './types.ts';
 
-type MonitorActions = Pick<
-  ConsoleActions,
-  | 'loadMonitors'
-  | 'moveMonitorSelection'
-  | 'openSelectedMonitor'
-  | 'closeMonitor'
-  | 'stopMonitor'
-  | 'createDemoMonitor'
-  | 'mineMatchingLog'
-  | 'scrollMonitor'
-  | 'loadNotifications'
-  | 'moveNotificationSelection'
-  | 'ackNotification'
->;
+export interface MonitorsState {
+  list: Monitor[] | null;
+  selected: number;
+  detail: MonitorDetail | null;
+  isDetailOpen: boolean;
+  scroll: number;
+}
+
+export interface MonitorActions {
+  loadMonitors(): Promise<void>;
+  moveMonitorSelection(delta: number): void;
+  openSelectedMonitor(): Promise<void>;
+  closeMonitor(): void;
+  stopMonitor(): Promise<void>;
+  createDemoMonitor(): Promise<void>;
+  mineMatchingLog(): Promise<void>;
+  scrollMonitor(delta: number, maxScroll: number): void;
+}
+
+declare module './console-state.ts' {
+  interface ConsoleData {
+    monitors: MonitorsState;
+  }
+  interface ConsoleActions {
+    monitors: MonitorActions;
+  }
+}
 
 export const emptyMonitors = (): MonitorsState => ({ list: null, selected: 0, detail: null, isDetailOpen: false, scroll: 0 });
-export const emptyNotifications = (): NotificationsState => ({ list: null, selected: 0 });
 
-/** Monitors (spec 2.13, 4.13) and in-app notifications (spec 2.14): ETH keys only. */
+/** Monitors (spec 2.13, 4.13): ETH keys only. */
 export function monitorActions({ set, get, call }: SliceContext, newIdempotencyKey: () => string): MonitorActions {
   const patch = (partial: Partial<MonitorsState>) => set((s) => ({ monitors: { ...s.monitors, ...partial } }));
-  const patchNotifications = (partial: Partial<NotificationsState>) => set((s) => ({ notifications: { ...s.notifications, ...partial } }));
 
   /** The monitor an action is about: the open detail's, else the selected row's. */
   const current = (): Monitor | null => {
@@ -45,13 +55,6 @@ export function monitorActions({ set, get, call }: SliceContext, newIdempotencyK
     patch({ list: result.value, selected: Math.min(selected, Math.max(0, result.value.length - 1)) });
     const { isDetailOpen, detail } = get().monitors;
     if (isDetailOpen && detail) await loadDetail(detail.monitor.id);
-  }
-
-  async function loadNotifications() {
-    const result = await call((c) => c.v1.listNotifications());
-    if (!result.ok) return;
-    const { selected } = get().notifications;
-    patchNotifications({ list: result.value, selected: Math.min(selected, Math.max(0, result.value.length - 1)) });
   }
 
   return {
@@ -114,30 +117,12 @@ export function monitorActions({ set, get, call }: SliceContext, newIdempotencyK
       const result = await call((c) => c.sim.mineBlocks(chain, { logs: [log] }));
       if (!result.ok) return;
       set({ notice: `mined block ${String(result.value[0]?.number ?? '?')} on ${chain} with a ${log.event} log of ${log.address.slice(0, 10)}…` });
-      await Promise.all([loadMonitors(), loadNotifications()]);
+      await Promise.all([loadMonitors(), get().actions.notifications.loadNotifications()]);
     },
 
     scrollMonitor(delta, maxScroll) {
       set((s) => ({ monitors: { ...s.monitors, scroll: clampScroll(s.monitors.scroll + delta, maxScroll) } }));
     },
 
-    loadNotifications,
-
-    moveNotificationSelection(delta) {
-      const { list, selected } = get().notifications;
-      const last = Math.max(0, (list?.length ?? 0) - 1);
-      patchNotifications({ selected: Math.min(last, Math.max(0, selected + delta)) });
-    },
-
-    // Spec 3.7: repeating the acknowledgement returns the current state.
-    async ackNotification() {
-      const notification = get().notifications.list?.[get().notifications.selected];
-      if (!notification) return;
-      const result = await call((c) => c.v1.ackNotification(notification.id));
-      if (!result.ok) return;
-      const acked = result.value;
-      patchNotifications({ list: (get().notifications.list ?? []).map((n) => (n.id === acked.id ? acked : n)) });
-      set({ notice: `acknowledged "${acked.title}"` });
-    },
   };
 }

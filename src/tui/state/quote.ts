@@ -1,26 +1,55 @@
-import { railOf, type AgentDetail, type Client, type RetryObserver } from '../../client/index.ts';
+import type { DisplayError } from './types.ts';
+import { railOf, type AgentDetail, type Client, type RetryObserver, type Quote } from '../../client/index.ts';
 import { formatProfileAmount } from '../amount.ts';
-import { buildQuoteForm, quoteBody } from '../quote-form.ts';
-import { clampScroll } from './agent.ts';
+import { buildQuoteForm, quoteBody, type QuoteFormRow } from '../quote-form.ts';
+import { clampScroll } from './scroll.ts';
 import { toDisplayError, type SliceContext } from './call.ts';
-import type { ConsoleActions, QuoteState } from './types.ts';
 
-type QuoteActions = Pick<
-  ConsoleActions,
-  | 'quoteAgent'
-  | 'quoteSelectedAgent'
-  | 'openQuoteForm'
-  | 'moveQuoteRow'
-  | 'cycleQuoteChoice'
-  | 'editQuoteRow'
-  | 'clearQuoteRow'
-  | 'requestQuote'
-  | 'startAccept'
-  | 'cancelAccept'
-  | 'confirmAccept'
-  | 'scrollQuote'
-  | 'backFromQuote'
-> & { setQuoteRowValue(row: number, value: string): void };
+/** A refused create or accept, explained (spec 7). */
+export interface Refusal extends DisplayError {
+  action: 'quote' | 'accept';
+}
+
+export interface QuoteState {
+  listingId: string | null;
+  agent: AgentDetail | null;
+  rows: QuoteFormRow[];
+  row: number;
+  /** form: editing inputs; quote: the quote's fields; confirm: accepting it. */
+  mode: 'form' | 'quote' | 'confirm';
+  quote: Quote | null;
+  /** The idempotency key the confirmation will send (spec 4.4); kept for a retry of the same acceptance. */
+  idempotencyKey: string | null;
+  refusal: Refusal | null;
+  isBusy: boolean;
+  scroll: number;
+}
+
+export interface QuoteActions {
+  quoteAgent(): Promise<void>;
+  quoteSelectedAgent(): Promise<void>;
+  openQuoteForm(): void;
+  moveQuoteRow(delta: number): void;
+  cycleQuoteChoice(delta: number): void;
+  editQuoteRow(): void;
+  clearQuoteRow(): void;
+  requestQuote(): Promise<void>;
+  startAccept(): void;
+  cancelAccept(): void;
+  confirmAccept(): Promise<void>;
+  scrollQuote(delta: number, maxScroll: number): void;
+  backFromQuote(): void;
+  setQuoteRowValue(row: number, value: string): void;
+}
+
+declare module './console-state.ts' {
+  interface ConsoleData {
+    quote: QuoteState;
+  }
+  interface ConsoleActions {
+    quote: QuoteActions;
+  }
+}
 
 export const emptyQuote = (): QuoteState => ({ listingId: null, agent: null, rows: [], row: 0, mode: 'form', quote: null, idempotencyKey: null, refusal: null, isBusy: false, scroll: 0 });
 
@@ -42,7 +71,7 @@ export function quoteActions(
   const patch = (partial: Partial<QuoteState>) => set((s) => ({ quote: { ...s.quote, ...partial } }));
 
   async function keyProfile(): Promise<string | null> {
-    if (!get().key) await get().actions.loadKey();
+    if (!get().key) await get().actions.shell.loadKey();
     return get().key?.profile ?? null;
   }
 
@@ -112,7 +141,7 @@ export function quoteActions(
       const { rows, row } = get().quote;
       const current = rows[row];
       if (!current) return;
-      if (current.kind === 'choice') return get().actions.cycleQuoteChoice(1);
+      if (current.kind === 'choice') return get().actions.quote.cycleQuoteChoice(1);
       if (current.kind === 'fixed') return;
       set({ prompt: { title: current.label, value: current.value, target: { kind: 'quote-field', row } } });
     },
@@ -161,7 +190,7 @@ export function quoteActions(
           },
           notice: `accepted: ${formatProfileAmount(acceptance.reservation.maximumAtomic, profile)} reserved (reservation ${acceptance.reservation.id.slice(0, 8)}…)`,
         }));
-        await get().actions.openRun(run.id);
+        await get().actions.run.openRun(run.id);
       } catch (error) {
         patch({ isBusy: false, mode: 'quote', refusal: { action: 'accept', ...toDisplayError(error) } });
       }

@@ -1,8 +1,8 @@
 import type { SimConductReport } from '../../client/conduct-report.ts';
-import { clampScroll } from './agent.ts';
+import { clampScroll } from './scroll.ts';
 import type { SliceContext } from './call.ts';
 
-/** The Report screen's slice: the graded conduct of the key in use (GET /sim/report). */
+/** The Report screen's slice: the graded conduct of the key in use (GET /sim/report, docs/rehearsal.md). */
 export interface ReportState {
   report: SimConductReport | null;
   scroll: number;
@@ -11,6 +11,15 @@ export interface ReportState {
 export interface ReportActions {
   loadReport(): Promise<void>;
   scrollReport(delta: number, maxScroll: number): void;
+}
+
+declare module './console-state.ts' {
+  interface ConsoleData {
+    report: ReportState;
+  }
+  interface ConsoleActions {
+    report: ReportActions;
+  }
 }
 
 export const emptyReport = (): ReportState => ({ report: null, scroll: 0 });

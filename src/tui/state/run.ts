@@ -1,12 +1,75 @@
-import { isTerminal, railOf, type Client } from '../../client/index.ts';
-import { clampScroll } from './agent.ts';
+import { isTerminal, railOf, type Client, type RunRead, type Billing, type Receipt, type ExportResult } from '../../client/index.ts';
+import { clampScroll } from './scroll.ts';
 import type { SliceContext } from './call.ts';
-import type { ConsoleActions, RunListItem, RunState, RunView } from './types.ts';
+import { runPoller } from './run-poll.ts';
 
-type RunActions = Pick<
-  ConsoleActions,
-  'loadRuns' | 'moveRunSelection' | 'openSelectedRun' | 'openRun' | 'loadRun' | 'pollRun' | 'showRunView' | 'cancelRun' | 'reconcileRun' | 'closeRun' | 'scrollRun'
-> & { cancelRunNow(runId: string): Promise<void> };
+export type RunView = 'status' | 'billing' | 'receipt' | 'export';
+
+export interface RunListItem {
+  id: string;
+  status: string;
+  createdAt?: string;
+  listingId?: string;
+  agentName?: string;
+  /** The agent's limit, when the console knows it (it quoted the agent). */
+  maximumRpcCalls?: number;
+}
+
+export interface RunState {
+  /** Runs to pick from: the account's (control API) and those accepted in this console. */
+  list: RunListItem[] | null;
+  selected: number;
+  /** Runs accepted in this console, newest first (all there is to list against a remote service). */
+  accepted: RunListItem[];
+  runId: string | null;
+  read: RunRead | null;
+  view: RunView;
+  billing: Billing | null;
+  receipt: Receipt | null;
+  exported: (ExportResult & { bytes: number }) | null;
+  /** The agent's execution limits (spec 2.5), for the reads bar. */
+  agentName: string | null;
+  maximumRpcCalls: number | null;
+  /** Reads so far without a terminal status: drives the poll backoff (spec 4.6). */
+  pollIndex: number;
+  isLoading: boolean;
+  /** The billing, receipt or export is being read. */
+  isViewLoading: boolean;
+  /** Lines scrolled; on the timeline, lines up from its newest event (it follows new events). */
+  scroll: number;
+}
+
+export interface RunActions {
+  loadRuns(): Promise<void>;
+  moveRunSelection(delta: number): void;
+  openSelectedRun(): Promise<void>;
+  openRun(runId: string): Promise<void>;
+  loadRun(): Promise<void>;
+  pollRun(): Promise<void>;
+  showRunView(view: RunView): Promise<void>;
+  /** Asks first (y/n): a cancel cannot be undone. */
+  cancelRun(): void;
+  /** Resolves a pending billing's held reads (control API): confirmed, they are charged; not, they return. */
+  reconcileRun(confirmed: boolean): Promise<void>;
+  closeRun(): void;
+  /** Saves the open run's receipt, export, billing, events and ledger lines to a folder (src/tui/evidence.ts). */
+  saveEvidence(): Promise<void>;
+  scrollRun(delta: number, maxScroll: number): void;
+  /** Cancels without asking: the confirm slice's yes. */
+  cancelRunNow(runId: string): Promise<void>;
+  /** Polls the run in view until terminal (spec 4.6); started and stopped with the console (shell.start/stop). */
+  startPolling(): void;
+  stopPolling(): void;
+}
+
+declare module './console-state.ts' {
+  interface ConsoleData {
+    run: RunState;
+  }
+  interface ConsoleActions {
+    run: RunActions;
+  }
+}
 
 export const emptyRun = (): RunState => ({
   list: null,
@@ -30,12 +93,12 @@ export const emptyRun = (): RunState => ({
  * One run (spec 4.6–4.9): its status and events, polled until terminal, and
  * its billing, settlement receipt and export; plus the runs to choose from.
  */
-export function runActions({ set, get, call }: SliceContext, client: Client): RunActions {
+export function runActions({ set, get, call, subscribe }: SliceContext, client: Client): Omit<RunActions, 'saveEvidence'> {
   const patch = (partial: Partial<RunState> | ((run: RunState) => Partial<RunState>)) =>
     set((s) => ({ run: { ...s.run, ...(typeof partial === 'function' ? partial(s.run) : partial) } }));
 
   async function profile(): Promise<string | null> {
-    if (!get().key) await get().actions.loadKey();
+    if (!get().key) await get().actions.shell.loadKey();
     return get().key?.profile ?? null;
   }
 
@@ -88,7 +151,11 @@ export function runActions({ set, get, call }: SliceContext, client: Client): Ru
     if (view !== 'status') await loadView(view);
   }
 
+  const poller = runPoller(get, subscribe, () => get().actions.run.pollRun());
+
   return {
+    startPolling: () => poller.start(),
+    stopPolling: () => poller.stop(),
     async loadRuns() {
       const { controlAvailable, accountId } = get();
       let listed: RunListItem[] = [];
@@ -113,7 +180,7 @@ export function runActions({ set, get, call }: SliceContext, client: Client): Ru
     async openSelectedRun() {
       const { list, selected } = get().run;
       const item = list?.[selected];
-      if (item) await get().actions.openRun(item.id);
+      if (item) await get().actions.run.openRun(item.id);
     },
 
     async openRun(runId) {
@@ -180,7 +247,7 @@ export function runActions({ set, get, call }: SliceContext, client: Client): Ru
 
     closeRun() {
       patch({ runId: null, read: null, view: 'status', scroll: 0 });
-      void get().actions.loadRuns();
+      void get().actions.run.loadRuns();
     },
 
     // The timeline follows its newest event: there `scroll` counts lines up from the end.

@@ -1,24 +1,59 @@
-import type { ScenarioStepper } from '../scenario-stepper.ts';
-import { clampScroll } from './agent.ts';
+import type { ScenarioStepper, StepView } from '../scenario-stepper.ts';
+import { clampScroll } from './scroll.ts';
 import { toDisplayError, type SliceContext } from './call.ts';
-import type { ConsoleActions, ConsoleStoreOptions, Pacer, ScenarioState } from './types.ts';
+import type { ConsoleStoreOptions, Pacer } from './options.ts';
 
-type ScenarioActions = Pick<
-  ConsoleActions,
-  | 'askScenarioFile'
-  | 'openScenarioPicker'
-  | 'moveScenarioPick'
-  | 'openPickedScenario'
-  | 'closeScenarioPicker'
-  | 'openScenario'
-  | 'stepScenario'
-  | 'runScenarioToEnd'
-  | 'moveScenarioStep'
-  | 'closeScenario'
-  | 'scrollScenario'
-  | 'playScenario'
-  | 'togglePresenterPause'
->;
+/** A scenario file to open: the shipped fixtures, and the files opened before (recent). */
+export interface ScenarioChoice {
+  file: string;
+  isRecent: boolean;
+}
+
+export interface ScenarioState {
+  /** The scenario picker (o), while open. */
+  picker: { choices: ScenarioChoice[]; selected: number } | null;
+  /** Files opened in this console, newest first. */
+  recent: string[];
+  /** Presenter mode (--play): steps run on their own every `paceMs` until paused. */
+  presenter: { paceMs: number; isPaused: boolean } | null;
+  file: string | null;
+  name: string | null;
+  description: string | null;
+  total: number;
+  next: number;
+  provisioned: string[];
+  steps: StepView[];
+  /** The step shown in detail (an index into steps). */
+  selected: number;
+  isBusy: boolean;
+  scroll: number;
+}
+
+export interface ScenarioActions {
+  askScenarioFile(): void;
+  openScenarioPicker(): Promise<void>;
+  moveScenarioPick(delta: number): void;
+  openPickedScenario(): Promise<void>;
+  closeScenarioPicker(): void;
+  /** Presenter mode: opens the file and steps it every `paceMs` (see ConsoleStoreOptions.pacer). */
+  playScenario(file: string, paceMs: number): Promise<void>;
+  togglePresenterPause(): void;
+  openScenario(file: string): Promise<void>;
+  stepScenario(): Promise<void>;
+  runScenarioToEnd(): Promise<void>;
+  moveScenarioStep(delta: number): void;
+  closeScenario(): Promise<void>;
+  scrollScenario(delta: number, maxScroll: number): void;
+}
+
+declare module './console-state.ts' {
+  interface ConsoleData {
+    scenario: ScenarioState;
+  }
+  interface ConsoleActions {
+    scenario: ScenarioActions;
+  }
+}
 
 /** How many files opened before the picker lists first. */
 const RECENT_FILES = 5;
@@ -65,7 +100,7 @@ export function scenarioActions({ set, get }: SliceContext, options: Pick<Consol
       cancelPace = null;
       if (stepper !== playing || get().scenario.presenter?.isPaused) return;
       void get()
-        .actions.stepScenario()
+        .actions.scenario.stepScenario()
         .then(() => {
           if (stepper === playing) paceNext();
         });
@@ -113,7 +148,7 @@ export function scenarioActions({ set, get }: SliceContext, options: Pick<Consol
       const choice = picker?.choices[picker.selected];
       if (!choice) return;
       patch({ picker: null });
-      await get().actions.openScenario(choice.file);
+      await get().actions.scenario.openScenario(choice.file);
     },
 
     closeScenarioPicker() {
@@ -179,7 +214,7 @@ export function scenarioActions({ set, get }: SliceContext, options: Pick<Consol
 
     async playScenario(file, paceMs) {
       set({ screen: 'scenario', isHelpOpen: false });
-      await get().actions.openScenario(file);
+      await get().actions.scenario.openScenario(file);
       if (!stepper) return;
       patch({ presenter: { paceMs, isPaused: false } });
       paceNext();

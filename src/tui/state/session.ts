@@ -1,12 +1,17 @@
 import type { ClockAdvance } from '../../client/index.ts';
-import type { ConsoleActions } from './types.ts';
 import type { SliceContext } from './call.ts';
 
-type SessionActions = Pick<ConsoleActions, 'loadKey' | 'loadAccount' | 'refreshClock' | 'advanceClock' | 'advanceToNextEvent'>;
+export interface SessionActions {
+  loadKey(): Promise<void>;
+  loadAccount(): Promise<void>;
+  refreshClock(): Promise<void>;
+  advanceClock(seconds: number): Promise<void>;
+  advanceToNextEvent(): Promise<void>;
+}
 
 const shortTime = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 
-/** The key, the account's balances and the simulated clock. */
+/** The key, the account's balances and the simulated clock: the reads of the shell slice (shell.ts). */
 export function sessionActions({ set, get, call, client }: SliceContext, realtimeRereadMs: number): SessionActions {
   let rereading = false;
   let lastRereadMs = Number.NEGATIVE_INFINITY;
@@ -20,7 +25,7 @@ export function sessionActions({ set, get, call, client }: SliceContext, realtim
     const ran = processed.length === 0 ? 'no due jobs' : [...kinds].map(([kind, count]) => `${kind} ×${count}`).join(', ');
     set((s) => ({ clock: { now, mode: s.clock?.mode ?? 'frozen' }, notice: `clock → ${shortTime(now)} · ${ran}` }));
     // Due jobs may have moved runs, money, monitors and keys: reread what is on screen.
-    await get().actions.refreshTimeDependent();
+    await get().actions.shell.refreshTimeDependent();
   }
 
   return {
@@ -51,7 +56,7 @@ export function sessionActions({ set, get, call, client }: SliceContext, realtim
         const clock = await client.sim.clock();
         set({ clock });
         // A frozen clock moved by someone else (a script, another console): reread what is on screen.
-        if (previous && clock.mode === 'frozen' && previous.now !== clock.now) void get().actions.refreshTimeDependent();
+        if (previous && clock.mode === 'frozen' && previous.now !== clock.now) void get().actions.shell.refreshTimeDependent();
         // A realtime clock moves on its own: reread every `realtimeRereadMs` of it (one at a time). The
         // run screen polls with backoff instead (spec 4.6).
         const nowMs = Date.parse(clock.now);
@@ -59,7 +64,7 @@ export function sessionActions({ set, get, call, client }: SliceContext, realtim
           rereading = true;
           lastRereadMs = nowMs;
           void get()
-            .actions.refreshTimeDependent()
+            .actions.shell.refreshTimeDependent()
             .finally(() => {
               rereading = false;
             });

@@ -1,21 +1,28 @@
-import { emptyReport, reportActions } from './report.ts';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Client } from '../../client/index.ts';
 import { agentActions } from './agent.ts';
 import { guardedCall, type SliceContext } from './call.ts';
-import { catalogActions } from './catalog.ts';
-import { controlActions } from './control.ts';
-import { filterActions } from './filters.ts';
+import { catalogActions, emptyCatalog } from './catalog.ts';
+import { confirmActions } from './confirm.ts';
+import type { ConsoleData, ConsoleState } from './console-state.ts';
 import { evidenceActions } from './evidence.ts';
+import { emptyFaults, faultsActions } from './faults.ts';
+import { filterActions } from './filters.ts';
 import { emptyInbox, inboxActions } from './inbox.ts';
-import { emptyMonitors, emptyNotifications, monitorActions } from './monitors.ts';
+import { emptyLedger, ledgerActions } from './ledger.ts';
+import { emptyMonitors, monitorActions } from './monitors.ts';
+import { emptyNotifications, notificationActions } from './notifications.ts';
+import type { ConsoleStoreOptions } from './options.ts';
+import { promptActions } from './prompt.ts';
 import { defaultIdempotencyKey, emptyQuote, quoteActions } from './quote.ts';
-import { emptyRun, runActions } from './run.ts';
+import { emptyRequests, requestsActions } from './requests.ts';
+import { emptyReport, reportActions } from './report.ts';
+import { emptyRun, runActions, type RunListItem } from './run.ts';
 import { emptyScenario, scenarioActions } from './scenario.ts';
 import { sessionActions } from './session.ts';
-import { confirmActions } from './confirm.ts';
+import { shellActions } from './shell.ts';
+import type { Screen } from './types.ts';
 import { waitingActions } from './waiting.ts';
-import type { ConsoleActions, ConsoleData, ConsoleState, ConsoleStoreOptions, RunListItem, Screen } from './types.ts';
 
 export type ConsoleStore = StoreApi<ConsoleState>;
 
@@ -27,11 +34,11 @@ function keyData(pageSize: number): Pick<ConsoleData, 'key' | 'account' | 'catal
   return {
     key: null,
     account: null,
-    catalog: { query: { sort: 'newest', filters: {} }, page: null, cursors: [undefined], pageIndex: 0, pageSize, selected: 0, isLoading: false, searchDraft: null },
+    catalog: emptyCatalog(pageSize),
     agent: { listingId: null, detail: null, isLoading: false, scroll: 0 },
     quote: emptyQuote(),
     run: emptyRun(),
-    ledger: { entries: null, scroll: 0 },
+    ledger: emptyLedger(),
     monitors: emptyMonitors(),
     notifications: emptyNotifications(),
   };
@@ -81,38 +88,39 @@ function initialData(options: ConsoleStoreOptions): ConsoleData {
     waiting: null,
     filters: { draft: {}, row: 0 },
     inbox: emptyInbox(options.inbox),
-    requests: { entries: null, scroll: 0 },
-    faults: { faults: null, row: 0 },
-    scenario: emptyScenario(),
+    requests: emptyRequests(),
     report: emptyReport(),
+    faults: emptyFaults(),
+    scenario: emptyScenario(),
   };
 }
 
 /**
  * The console's state and the actions that change it: a fresh store per
- * console (and per test), handed to components by context. The actions are
- * the only code that calls the client.
+ * console (and per test), handed to components by context. Each slice
+ * (console-state.ts) brings its state and its actions, under its own name;
+ * this function only wires them. The actions are the only code that calls
+ * the client.
  */
 export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
-  const store = createStore<ConsoleState>()((set, get) => {
+  const store = createStore<ConsoleState>()((set, get, api) => {
     let current = options.keys?.[0]?.client ?? options.client;
     const client = followingClient(() => current);
     const newIdempotencyKey = options.newIdempotencyKey ?? defaultIdempotencyKey;
-    const slice: SliceContext = { set, get, client, call: guardedCall(client, set, options.environment ?? null) };
-    const session = sessionActions(slice, options.realtimeRereadMs ?? REALTIME_REREAD_MS);
+    const slice: SliceContext = { set, get, subscribe: api.subscribe, client, call: guardedCall(client, set, options.environment ?? null) };
     const catalog = catalogActions(slice);
-    const filters = filterActions(slice, (draft) => catalog.loadPage({ ...get().catalog.query, filters: draft }, 0, undefined));
-    const agent = agentActions(slice);
     const waiting = waitingActions(slice);
-    const quote = quoteActions(slice, client, newIdempotencyKey, waiting.showingWaits);
-    const run = runActions(slice, client);
-    const confirm = confirmActions(slice, { 'cancel-run': ({ runId }) => run.cancelRunNow(runId) });
+    const run = { ...runActions(slice, client), ...evidenceActions(slice, options.saveEvidence) };
     const monitors = monitorActions(slice, newIdempotencyKey);
+    const notifications = notificationActions(slice);
     const inbox = inboxActions(slice, options.inbox, options.memory ?? null);
-    const control = controlActions(slice);
+    const ledger = ledgerActions(slice);
+    const requests = requestsActions(slice);
     const report = reportActions(slice);
+    const faults = faultsActions(slice);
     const scenario = scenarioActions(slice, options);
-    const evidence = evidenceActions(slice, options.saveEvidence);
+    const agent = agentActions(slice);
+    const session = sessionActions(slice, options.realtimeRereadMs ?? REALTIME_REREAD_MS);
     const memory = options.memory ?? null;
 
     /** The key, its balances, and the runs this console accepted through it in earlier sessions. */
@@ -137,113 +145,60 @@ export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
         if (listingId) await agent.loadAgent(listingId);
       },
       run: () => (get().run.runId ? run.loadRun() : run.loadRuns()),
-      ledger: () => control.loadLedger(),
+      ledger: () => ledger.loadLedger(),
       monitors: () => monitors.loadMonitors(),
-      notifications: () => monitors.loadNotifications(),
+      notifications: () => notifications.loadNotifications(),
       inbox: async () => {
         inbox.refreshInbox();
         await inbox.loadDestination();
       },
-      requests: () => control.loadRequests(),
-      faults: () => control.loadFaults(),
+      requests: () => requests.loadRequests(),
       report: () => report.loadReport(),
+      faults: () => faults.loadFaults(),
     };
 
-    const actions: ConsoleActions = {
-      ...session,
-      ...catalog,
-      ...filters,
-      ...agent,
-      ...quote,
-      ...run,
-      ...monitors,
-      ...inbox,
-      ...control,
-      ...report,
-      ...scenario,
-      ...evidence,
-      ...waiting,
-      ...confirm,
-
-      async start() {
+    const shell = shellActions(slice, {
+      session,
+      loaders,
+      loadHome,
+      keys: options.keys ?? [],
+      useKey(index) {
+        current = (options.keys ?? [])[index].client;
+        return keyData(get().catalog.pageSize);
+      },
+      async onStart() {
         if (options.play) void scenario.playScenario(options.play.file, options.play.paceMs);
         await Promise.all([loadHome(), session.refreshClock()]);
         await inbox.repointInbox();
       },
+    });
 
-      async switchKey() {
-        const keys = options.keys ?? [];
-        if (keys.length < 2) {
-          set({ notice: 'the console holds only this key' });
-          return;
-        }
-        const keyIndex = (get().keyIndex + 1) % keys.length;
-        current = keys[keyIndex].client;
-        // The key goes with everything read through it, in the same update (the memory keeps runs per key).
-        const { name, profile, accountId } = keys[keyIndex];
-        set((s) => ({ ...keyData(s.catalog.pageSize), keyIndex, accountId, error: null, notice: `using ${name} (${profile})`, screen: 'home', isHelpOpen: false }));
-        await loadHome();
-      },
-
-      go(screen: Screen) {
-        set({ screen, isHelpOpen: false });
-        if (screen === 'catalog') {
-          const { page, isLoading } = get().catalog;
-          if (!page && !isLoading) void catalog.loadCatalog();
-          return;
-        }
-        void loaders[screen]?.();
-      },
-
-      toggleHelp() {
-        set((s) => ({ isHelpOpen: !s.isHelpOpen }));
-      },
-      closeHelp() {
-        set({ isHelpOpen: false });
-      },
-      clearNotice() {
-        if (get().notice) set({ notice: null });
-      },
-
-      async refresh() {
-        await loaders[get().screen]?.();
-        await session.refreshClock();
-      },
-
-      async refreshTimeDependent() {
-        const { screen } = get();
-        // A moved clock restarts the run poll's backoff (spec 4.6): something may have happened.
-        if (screen === 'run') set((s) => ({ run: { ...s.run, pollIndex: 0 } }));
-        // The catalog, filters, quote and scenario screens do not change with time (the quote's countdown is computed).
-        if (screen === 'catalog' || screen === 'agent') return;
-        await loaders[screen]?.();
-      },
-
-      typePrompt(text) {
-        const prompt = get().prompt;
-        if (prompt) set({ prompt: { ...prompt, value: prompt.value + text } });
-      },
-      erasePrompt() {
-        const prompt = get().prompt;
-        if (prompt && prompt.value) set({ prompt: { ...prompt, value: prompt.value.slice(0, -1) } });
-      },
-      cancelPrompt() {
-        set({ prompt: null });
-      },
-      async submitPrompt() {
-        const prompt = get().prompt;
-        if (!prompt) return;
-        set({ prompt: null });
-        if (prompt.target.kind === 'quote-field') quote.setQuoteRowValue(prompt.target.row, prompt.value.trim());
-        else await scenario.openScenario(prompt.value.trim());
+    return {
+      ...initialData(options),
+      actions: {
+        shell,
+        prompt: promptActions(slice),
+        confirm: confirmActions(slice, { 'cancel-run': ({ runId }) => run.cancelRunNow(runId) }),
+        waiting,
+        catalog,
+        filters: filterActions(slice, (draft) => catalog.loadPage({ ...get().catalog.query, filters: draft }, 0, undefined)),
+        agent,
+        quote: quoteActions(slice, client, newIdempotencyKey, waiting.showingWaits),
+        run,
+        ledger,
+        monitors,
+        notifications,
+        inbox,
+        requests,
+        report,
+        faults,
+        scenario,
       },
     };
-
-    return { ...initialData(options), actions };
   });
 
   // Deliveries arrive on the receiver's schedule, not the console's: each one updates the inbox.
-  options.inbox?.subscribe(() => store.getState().actions.refreshInbox());
+  options.inbox?.subscribe(() => store.getState().actions.inbox.refreshInbox());
   // Every run accepted (and every status read since) is kept for the key, so a later session lists it too.
   const memory = options.memory;
   if (memory) {

@@ -1,9 +1,27 @@
 import type { Profile, SimFaults } from '../../client/index.ts';
-import { clampScroll } from './agent.ts';
 import type { SliceContext } from './call.ts';
-import type { ConsoleActions } from './types.ts';
 
-type ControlActions = Pick<ConsoleActions, 'loadLedger' | 'scrollLedger' | 'loadRequests' | 'scrollRequests' | 'loadFaults' | 'moveFaultRow' | 'toggleFault'>;
+export interface FaultsState {
+  faults: SimFaults | null;
+  row: number;
+}
+
+export interface FaultsActions {
+  loadFaults(): Promise<void>;
+  moveFaultRow(delta: number): void;
+  toggleFault(): Promise<void>;
+}
+
+declare module './console-state.ts' {
+  interface ConsoleData {
+    faults: FaultsState;
+  }
+  interface ConsoleActions {
+    faults: FaultsActions;
+  }
+}
+
+export const emptyFaults = (): FaultsState => ({ faults: null, row: 0 });
 
 /** The rows of the faults screen: one per switch of PUT /sim/faults (contract section 2). */
 export type FaultRow = { kind: 'payments'; profile: Profile } | { kind: 'researchProviderUnavailable' } | { kind: 'exportStorageUnavailable' };
@@ -23,29 +41,9 @@ export function isFaultOn(faults: SimFaults | null, row: FaultRow): boolean {
   return faults[row.kind] === true;
 }
 
-/** Control-API screens: the ledger history, the request log and the fault switches. */
-export function controlActions({ set, get, call }: SliceContext): ControlActions {
+/** The fault switches (control API, PUT /sim/faults). */
+export function faultsActions({ set, get, call }: SliceContext): FaultsActions {
   return {
-    async loadLedger() {
-      const { controlAvailable, accountId } = get();
-      if (!controlAvailable || !accountId) return;
-      await get().actions.loadAccount();
-      const result = await call((c) => c.sim.ledger(accountId));
-      if (result.ok) set((s) => ({ ledger: { ...s.ledger, entries: result.value } }));
-    },
-    scrollLedger(delta, maxScroll) {
-      set((s) => ({ ledger: { ...s.ledger, scroll: clampScroll(s.ledger.scroll + delta, maxScroll) } }));
-    },
-
-    async loadRequests() {
-      if (!get().controlAvailable) return;
-      const result = await call((c) => c.sim.requests(500));
-      if (result.ok) set((s) => ({ requests: { ...s.requests, entries: result.value } }));
-    },
-    scrollRequests(delta, maxScroll) {
-      set((s) => ({ requests: { ...s.requests, scroll: clampScroll(s.requests.scroll + delta, maxScroll) } }));
-    },
-
     async loadFaults() {
       if (!get().controlAvailable) return;
       const result = await call((c) => c.sim.faults());

@@ -1,0 +1,114 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appliesTo, BOUNDARIES, violations } from './boundaries.ts';
+import { importCycles, importGraph, importsOfText, sourceFiles, type ImportEdge } from './import-graph.ts';
+
+/**
+ * The one architecture test: every boundary of the table in ./boundaries.ts
+ * over every import of src/ and sim/ (type imports, re-exports and dynamic
+ * import() included), no import cycle, and no wall clock or Math.random in
+ * sim/ outside sim/runtime.
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+let files: string[] = [];
+let edges: ImportEdge[] = [];
+
+beforeAll(async () => {
+  files = await sourceFiles(ROOT, ['src', 'sim']);
+  edges = await importGraph(ROOT, files);
+});
+
+describe('the import reader', () => {
+  it('sees every form of import, type-only ones marked', () => {
+    const text = [
+      "import a from './a.ts';",
+      "import type { B } from './b.ts';",
+      "import { type C, type D } from './c.ts';",
+      "import { type E, f } from './e.ts';",
+      "import './side-effect.ts';",
+      "export { g } from './g.ts';",
+      "export type { H } from './h.ts';",
+      "export * from './star.ts';",
+      "const later = await import('./dynamic.ts');",
+      "let t: import('./type-position.ts').T;",
+      "// import x from './in-a-comment.ts';",
+      "const s = \"import y from './in-a-string.ts'\";",
+    ].join('\n');
+    expect(importsOfText('probe.ts', text)).toEqual([
+      { specifier: './a.ts', kind: 'runtime' },
+      { specifier: './b.ts', kind: 'type' },
+      { specifier: './c.ts', kind: 'type' },
+      { specifier: './e.ts', kind: 'runtime' },
+      { specifier: './side-effect.ts', kind: 'runtime' },
+      { specifier: './g.ts', kind: 'runtime' },
+      { specifier: './h.ts', kind: 'type' },
+      { specifier: './star.ts', kind: 'runtime' },
+      { specifier: './dynamic.ts', kind: 'runtime' },
+      { specifier: './type-position.ts', kind: 'type' },
+    ]);
+  });
+
+  it('reads the whole tree, resolving relative imports to repository paths', () => {
+    expect(files.length).toBeGreaterThan(100);
+    const resolved = edges.filter((e) => !e.isPackage && !e.isBuiltin);
+    expect(resolved.length).toBeGreaterThan(300);
+    // A resolved import names a file that is there: a typo in a path would make a rule blind to it.
+    const unresolved = resolved.filter((e) => !files.includes(e.target) && !e.target.startsWith('fixtures/'));
+    expect(unresolved.map((e) => `${e.from} → ${e.specifier}`)).toEqual([]);
+  });
+});
+
+describe('boundaries', () => {
+  for (const boundary of BOUNDARIES) {
+    it(boundary.name, () => {
+      // A row that matches no file guards nothing: a moved folder must move its row too.
+      expect(files.some((f) => appliesTo(boundary, f)), `no file under ${boundary.files.join(', ')}`).toBe(true);
+      expect(violations(boundary, edges)).toEqual([]);
+    });
+  }
+});
+
+describe('cycles', () => {
+  it('no import cycle anywhere in src/ and sim/ (type imports included)', () => {
+    const described = importCycles(edges).map(({ path, files: among }) => `${path.join(' → ')}${among.length > path.length - 1 ? ` (one of the cycles among ${among.join(', ')})` : ''}`);
+    expect(described).toEqual([]);
+  });
+
+  it('the cycle finder reports a cycle as its path', () => {
+    const edge = (from: string, target: string): ImportEdge => ({ from, specifier: target, target, kind: 'type', isBuiltin: false, isPackage: false });
+    const found = importCycles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('c.ts', 'a.ts'), edge('c.ts', 'd.ts'), edge('d.ts', 'e.ts')]);
+    expect(found).toEqual([{ path: ['a.ts', 'b.ts', 'c.ts', 'a.ts'], files: ['a.ts', 'b.ts', 'c.ts'] }]);
+  });
+});
+
+describe('dependencies', () => {
+  /** The package a specifier names: `@scope/name` or `name`, without a subpath. */
+  const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  const usedBy = async (dirs: string[]) => {
+    const users = await importGraph(ROOT, [...(await sourceFiles(ROOT, dirs, true)), ...(dirs.includes('test') ? ['vitest.config.ts'] : [])]);
+    return new Set(users.filter((e) => e.isPackage).map((e) => packageOf(e.target)));
+  };
+
+  it('every dependency is imported by the program (src/, sim/, bin/), every devDependency by tests, bench or scripts', async () => {
+    const manifest = JSON.parse(await readFile(`${ROOT}package.json`, 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const program = await usedBy(['src', 'sim', 'bin']);
+    const tooling = await usedBy(['test', 'bench', 'scripts']);
+    expect(Object.keys(manifest.dependencies).filter((name) => !program.has(name))).toEqual([]);
+    // Type packages are read by the compiler, never imported.
+    expect(Object.keys(manifest.devDependencies).filter((name) => !name.startsWith('@types/') && !tooling.has(name) && !program.has(name))).toEqual([]);
+  });
+});
+
+describe('time and chance', () => {
+  it('nothing in sim/ outside runtime reads the wall clock or Math.random', async () => {
+    const simFiles = files.filter((f) => f.startsWith('sim/') && !f.startsWith('sim/runtime/'));
+    expect(simFiles.length).toBeGreaterThan(20);
+    for (const file of simFiles) {
+      const text = await readFile(`${ROOT}${file}`, 'utf8');
+      for (const pattern of [/Date\.now\(/, /new Date\(\)/, /Math\.random\(/, /performance\.now\(/, /setTimeout\(/, /setInterval\(/]) {
+        expect(pattern.test(text), `${file} uses ${pattern}`).toBe(false);
+      }
+    }
+  });
+});

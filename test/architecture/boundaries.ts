@@ -1,0 +1,80 @@
+import type { ImportEdge } from './import-graph.ts';
+
+/**
+ * The import boundaries, as data: the table of docs (/work/shared/design/architecture.md,
+ * "Boundaries") plus the rules issue 16 adds. A merger adjusts a row, not code.
+ *
+ * A target is a node built-in, a package (a name, or a scope ending in '/'),
+ * or a repository path (a folder or a file). `kind: 'runtime'` rows look only
+ * at imports that stay in the emitted code; `'any'` rows at type imports too.
+ * A row either lists what its files may import (`allow`: anything else fails)
+ * or what they must not (`forbid`).
+ */
+export type Target = { builtin: true } | { package: string } | { path: string };
+
+export interface Boundary {
+  name: string;
+  files: string[];
+  except?: string[];
+  kind: 'any' | 'runtime';
+  allow?: Target[];
+  forbid?: Target[];
+}
+
+const builtin: Target = { builtin: true };
+const pkg = (name: string): Target => ({ package: name });
+const path = (p: string): Target => ({ path: p });
+const HTTP_FRAMEWORK = [pkg('fastify'), pkg('@fastify/')];
+const CONSOLE_PACKAGES = [pkg('ink'), pkg('react'), pkg('zustand')];
+
+export const BOUNDARIES: Boundary[] = [
+  { name: 'sim/runtime imports node built-ins only', files: ['sim/runtime'], kind: 'any', allow: [builtin, path('sim/runtime')] },
+  {
+    name: 'sim/domain is plain TypeScript: no fastify, lowdb, sim/store, sim/http, the Simulator or src/',
+    files: ['sim/domain'],
+    kind: 'any',
+    forbid: [...HTTP_FRAMEWORK, pkg('lowdb'), path('sim/store'), path('sim/http'), path('sim/app.ts'), path('sim/simulator.ts'), path('src')],
+  },
+  { name: 'sim/domain takes only types from sim/runtime (clock, ids and generator arrive as arguments)', files: ['sim/domain'], kind: 'runtime', forbid: [path('sim/runtime')] },
+  {
+    name: 'sim/store has no HTTP, no fixtures, no src/',
+    files: ['sim/store'],
+    kind: 'any',
+    forbid: [...HTTP_FRAMEWORK, path('sim/http'), path('sim/app.ts'), path('sim/simulator.ts'), path('fixtures'), path('src')],
+  },
+  { name: 'sim/store takes only types from sim/domain (it implements the domain port; no domain errors)', files: ['sim/store'], kind: 'runtime', forbid: [path('sim/domain')] },
+  { name: 'sim/ never imports src/', files: ['sim'], kind: 'any', forbid: [path('src')] },
+  { name: 'src/client runs on fetch alone, its own modules only', files: ['src/client'], kind: 'runtime', allow: [path('src/client')] },
+  { name: 'src/client takes types from sim/http/schemas at most', files: ['src/client'], kind: 'any', allow: [path('src/client'), path('sim/http/schemas')] },
+  { name: 'src/tui runs on ink, react, zustand and src/client', files: ['src/tui'], kind: 'runtime', allow: [path('src/tui'), path('src/client'), ...CONSOLE_PACKAGES] },
+  {
+    name: "src/tui's types come from itself, src/client, and a scenario step's result",
+    files: ['src/tui'],
+    kind: 'any',
+    allow: [path('src/tui'), path('src/client'), path('src/scenario/result.ts'), ...CONSOLE_PACKAGES],
+  },
+  { name: 'only src/library and src/cli import sim/ at run time', files: ['src'], except: ['src/library', 'src/cli'], kind: 'runtime', forbid: [path('sim')] },
+  { name: 'src/webhook and src/scenario implement the console ports without the console', files: ['src/webhook', 'src/scenario'], kind: 'runtime', forbid: [path('src/tui'), ...CONSOLE_PACKAGES] },
+  { name: 'nothing imports src/cli: it wires the process', files: ['src', 'sim'], except: ['src/cli'], kind: 'any', forbid: [path('src/cli')] },
+];
+
+const under = (file: string, prefix: string) => file === prefix || file.startsWith(`${prefix}/`);
+
+function matches(target: Target, edge: ImportEdge): boolean {
+  if ('builtin' in target) return edge.isBuiltin;
+  if ('package' in target) {
+    if (!edge.isPackage) return false;
+    return target.package.endsWith('/') ? edge.target.startsWith(target.package) : edge.target === target.package || edge.target.startsWith(`${target.package}/`);
+  }
+  return !edge.isPackage && !edge.isBuiltin && under(edge.target, target.path);
+}
+
+export const appliesTo = (boundary: Boundary, file: string) => boundary.files.some((p) => under(file, p)) && !(boundary.except ?? []).some((p) => under(file, p));
+
+/** The imports that break the boundary, as `file → specifier (kind)`. */
+export function violations(boundary: Boundary, edges: ImportEdge[]): string[] {
+  return edges
+    .filter((e) => appliesTo(boundary, e.from) && (boundary.kind === 'any' || e.kind === 'runtime'))
+    .filter((e) => (boundary.allow ? !boundary.allow.some((t) => matches(t, e)) : (boundary.forbid ?? []).some((t) => matches(t, e))))
+    .map((e) => `${e.from} → ${e.specifier} (${e.kind})`);
+}
