@@ -23,6 +23,10 @@ declare module 'fastify' {
     chaosDecision: ChaosDecision | null;
     /** The conduct facts gathered while answering (an accept's reservation, a run read's status). */
     observed: Observed | null;
+    /** The status of the answer when it first left the onSend hooks. */
+    sentStatus: number | null;
+    /** Whether the request's conduct line is written (one line per request, whatever happens after). */
+    conductRecorded: boolean;
   }
 }
 
@@ -65,6 +69,8 @@ function trickle(payload: string | Buffer, totalMs: number): Readable {
 export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: ConductLog, recorder: ConductRecorder): void {
   app.decorateRequest('chaosDecision', null);
   app.decorateRequest('observed', null);
+  app.decorateRequest('sentStatus', null);
+  app.decorateRequest('conductRecorded', false);
 
   // A reset starts a new rehearsal: the conduct log is emptied and the fault stream restarts.
   const resetDone = (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
@@ -90,12 +96,17 @@ export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: 
     const observeSent = recorder.sentObserverFor(route.method, url);
 
     function after(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) {
-      if (observeSent) observeSent(request, payload);
+      // The status of the answer as it first leaves: a failure while writing it (the socket
+      // destroyed below) can send the hooks round again with a 500 the client never sees.
+      if (request.sentStatus === null) {
+        request.sentStatus = reply.statusCode;
+        if (observeSent) observeSent(request, payload);
+      }
       const decision = request.chaosDecision;
       if (decision === null || decision.fault === null) return done(null, payload);
       if (decision.fault === 'lost-after-commit') {
         // This hook runs after the durability gate (a global onSend): the change is on disk.
-        record(request, reply, reply.statusCode, false, kindsOf(decision));
+        record(request, reply, request.sentStatus ?? reply.statusCode, false, kindsOf(decision));
         request.raw.socket?.destroy();
         return done(null, payload);
       }
@@ -109,7 +120,7 @@ export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: 
     function answered(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
       const decision = request.chaosDecision;
       // Lost answers and resets were recorded when they happened.
-      if (decision === null || (decision.fault !== 'lost-after-commit' && decision.fault !== 'reset')) record(request, reply, reply.statusCode, true, kindsOf(decision));
+      if (decision === null || (decision.fault !== 'lost-after-commit' && decision.fault !== 'reset')) record(request, reply, request.sentStatus ?? reply.statusCode, true, kindsOf(decision));
       done();
     }
 

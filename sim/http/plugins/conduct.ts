@@ -52,7 +52,8 @@ export class ConductRecorder {
     const hasBody = group === 'accept' || group === 'quote-create';
     return (request, reply, status, answered, chaos) => {
       const key = request.apiKey;
-      if (!key) return;
+      if (!key || request.conductRecorded) return;
+      request.conductRecorded = true;
       const line: NewConductLine = {
         keyId: key.id,
         method,
