@@ -118,6 +118,23 @@ describe('chaos kinds', () => {
     expect(reads[0].target).not.toContain(runId);
   });
 
+  it('latency before each fault, on a route that sends its own answer (a run read) and on ones that return it or throw', async () => {
+    const q = await quote();
+    const accepted = await accept(q, 'latency-1');
+    if (accepted === 'lost') throw new Error('accept lost');
+    const paths = [`/v1/runs/${accepted.body.run.id}`, '/v1/buyer/key', `/v1/runs/${accepted.body.run.id}/receipt`];
+    const seen: string[] = [];
+    for (const kind of ['slow-body', 'lost-after-commit', 'internal-error']) {
+      await live.setChaos({ name: kind, slowBodyMs: 50, groups: { read: { [kind]: 1, latency: { probability: 1, minMs: 5, maxMs: 10 } } } });
+      for (const path of paths) {
+        const answer = await live.call('GET', path);
+        seen.push(answer === 'lost' ? 'lost' : `${answer.status} ${Object.keys(answer.body ?? {}).join(',')}`);
+      }
+    }
+    // The slow bodies are whole (the run, the key, the receipt's 404); the lost ones lost; the 500s the spec's.
+    expect(seen).toEqual(['200 run,events', '200 key', '404 error', 'lost', 'lost', 'lost', '500 error', '500 error', '500 error']);
+  });
+
   it('lost-after-commit on a quote: the quote exists, the client never saw it', async () => {
     await live.setChaos(always('quote-create', 'lost-after-commit'));
     expect(await live.call('POST', '/v1/custody/quotes', QUOTE_BODY)).toBe('lost');

@@ -66,6 +66,16 @@ function trickle(payload: string | Buffer, totalMs: number): Readable {
   });
 }
 
+/** Sends what a handler returned (a value, or a promise of one) unless it answered or hijacked by itself. */
+function settle(reply: FastifyReply, result: unknown): void {
+  const send = (value: unknown) => {
+    if (value !== undefined && value !== reply && !reply.sent) reply.send(value);
+  };
+  if (result !== null && typeof (result as Promise<unknown> | undefined)?.then === 'function') {
+    (result as Promise<unknown>).then(send, (error: unknown) => reply.send(error));
+  } else send(result);
+}
+
 export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: ConductLog, recorder: ConductRecorder): void {
   app.decorateRequest('chaosDecision', null);
   app.decorateRequest('observed', null);
@@ -158,8 +168,19 @@ export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: 
               return handler.call(this, request, reply);
           }
         };
-        if (decision.latencyMs > 0) return new Promise<void>((resolve) => afterRealMs(decision.latencyMs, resolve)).then(act);
-        return act();
+        if (decision.latencyMs === 0) return act();
+        // Later, the handler answers as Fastify would have had it answer: returning
+        // nothing now, and sending what it returns then. (Handing Fastify a promise
+        // would make it send an empty answer when a handler that sends its own
+        // answer resolves before a slow body has started to flow.)
+        afterRealMs(decision.latencyMs, () => {
+          try {
+            settle(reply, act());
+          } catch (error) {
+            reply.send(error);
+          }
+        });
+        return undefined;
       };
     }
   });
