@@ -92,7 +92,8 @@ export async function measureThroughput(): Promise<Row[]> {
   const bare = await serveBare();
   let server: ReadyChild | null = null;
   try {
-    server = await serveSimulator(join(dir, 'store.json'));
+    // BENCH_SERVE_ARGS adds serve flags (e.g. '--chaos calm', to measure the chaos hooks' cost).
+    server = await serveSimulator(join(dir, 'store.json'), (process.env.BENCH_SERVE_ARGS ?? '').split(' ').filter(Boolean));
     const key = await demoKey(server);
     const runId = await endedRun(server.url, key);
     const headers = { authorization: `Bearer ${key}` };

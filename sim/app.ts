@@ -11,6 +11,7 @@ import { installOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { createServices, type Services } from './domain/services.ts';
 import { readChainScriptText } from './runtime/chain-script-file.ts';
+import { createRehearsal, installRehearsal, type Rehearsal } from './http/rehearsal.ts';
 
 /** Spec 8: request bodies up to 262144 bytes. */
 export const BODY_LIMIT_BYTES = 262_144;
@@ -20,6 +21,8 @@ export interface BuiltSimulator {
   sim: Simulator;
   /** The domain's services, as the routes are handed them. */
   services: Services;
+  /** Chaos and conduct tracking (docs/rehearsal.md). */
+  rehearsal: Rehearsal;
   /** Stops; what the store could not write at the end (see Simulator.close), or null. */
   close(): Promise<Error | null>;
 }
@@ -32,6 +35,8 @@ export async function buildSimulator(
     beforeReady?: (app: FastifyInstance, sim: Simulator) => void;
     /** Origins (or '*') whose pages may read the keyless /v1 routes (serve --cors); none by default. */
     corsOrigins?: readonly string[];
+    /** serve --chaos: a built-in profile's name or a profile object (sim/chaos/profiles.ts). */
+    chaos?: unknown;
   },
 ): Promise<BuiltSimulator> {
   const sim = await Simulator.open(options);
@@ -71,7 +76,9 @@ export async function buildSimulator(
   });
   installAuth(app, { clock: sim.deps.clock, env: sim.deps.env, keys: services.keys, limits: services.limits, telemetry: sim.telemetry });
   const browsers = installBrowserAccess(app, options.corsOrigins ?? []);
-  registerRoutes(app, services, sim);
+  const rehearsal = createRehearsal({ seed: String(options.seed ?? 1), chaos: options.chaos, sealing: sim.deps.sealing });
+  installRehearsal(app, rehearsal);
+  registerRoutes(app, services, sim, rehearsal);
   browsers.addPreflightRoutes();
   options.beforeReady?.(app, sim);
   await app.ready();
@@ -80,6 +87,7 @@ export async function buildSimulator(
     app,
     sim,
     services,
+    rehearsal,
     async close() {
       if (closed) return null;
       closed = true;

@@ -9,9 +9,10 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   webhook: async (argv) => (await import('./webhook.ts')).webhookCommand(argv),
   case: async (argv) => (await import('./case.ts')).caseCommand(argv),
   explain: async (argv) => (await import('./explain.ts')).explainCommand(argv),
+  rehearse: async (argv) => (await import('./rehearse.ts')).rehearseCommand(argv),
 };
 
-const USAGE = `Usage: understudy [tui|serve|scenario|webhook|case|explain] [flags]
+const USAGE = `Usage: understudy [tui|serve|scenario|webhook|case|explain|rehearse] [flags]
   tui (default)      the terminal console with the simulator embedded
   serve              the simulator alone, headless
   scenario FILE...   run scenario files headless
@@ -19,6 +20,7 @@ const USAGE = `Usage: understudy [tui|serve|scenario|webhook|case|explain] [flag
   webhook probe URL  checks your receiver against spec 6.2's receiver rules
   case import|check|export   the support case kit: reproduce a customer's run and compare (docs/support.md)
   explain RUN_ID     one run's money, part by part
+  rehearse -- CMD    runs CMD against a fresh simulator (with chaos) and grades its conduct
 Run a command with --help for its flags.
 `;
 

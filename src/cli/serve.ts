@@ -1,6 +1,7 @@
 import { openInProcess, StoreFileError, type DemoCredential, type Simulator } from '../library/in-process.ts';
 import { attachRecorder } from '../scenario/recorder.ts';
 import type { FastifyInstance } from 'fastify';
+import { CHAOS_FLAG, loadChaos } from './chaos-flag.ts';
 import { helpText, parseFlags, portOf, SIMULATOR_FLAGS, UsageError, type FlagSpec } from './args.ts';
 
 export const SERVE_FLAGS: FlagSpec[] = [
@@ -10,6 +11,7 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: 'limits', value: 'on|off', help: 'off lifts request-rate limits (run and spend limits stay)', default: 'on', choices: ['on', 'off'] },
   { name: 'control-token', value: 'T', help: 'every /sim request must carry x-understudy-control-token: T' },
   { name: 'cors', value: 'ORIGIN', help: 'let pages from ORIGIN (e.g. http://localhost:5173; * for any) read the keyless /v1 routes; repeatable or comma-separated', repeatable: true },
+  CHAOS_FLAG,
   { name: 'record', value: 'FILE', help: 'record the session as a scenario FILE that replays to the same answers (needs a new store)' },
   { name: 'help', help: 'print this help' },
 ];
@@ -51,6 +53,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const controlToken = typeof flags['control-token'] === 'string' ? flags['control-token'] : null;
   if (!LOOPBACK.test(host) && !controlToken) throw new UsageError(`Binding ${host} (not loopback) requires --control-token.`);
   const corsOrigins = typeof flags.cors === 'string' ? originsOf(flags.cors) : [];
+  const chaos = typeof flags.chaos === 'string' ? await loadChaos(flags.chaos) : undefined;
   const recordTo = typeof flags.record === 'string' ? flags.record : null;
   // The recorder attaches before the app is sealed; demo credentials are known only after the store opens.
   let attach: ((app: FastifyInstance, sim: Simulator) => void) | undefined;
@@ -73,6 +76,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       limits: flags.limits === 'on',
       controlToken,
       corsOrigins,
+      chaos,
       logger: true,
       beforeReady: attach,
     });

@@ -27,6 +27,7 @@ import type {
   SimRunScript,
   SimRunSummary,
 } from './types.ts';
+import type { SimConductReport } from './conduct-report.ts';
 
 const seg = encodeURIComponent;
 
@@ -96,6 +97,8 @@ export function createSim(http: Http) {
       await call('POST', `/sim/runs/${seg(runId)}/export/expire`);
     },
 
+    /** GET /sim/report: the graded conduct of one key (or of every key). */
+    report: (keyId?: string) => call<SimConductReport>('GET', '/sim/report', undefined, { keyId }),
     requests: async (limit?: number) => listOf<SimRequestLogEntry>(await call('GET', '/sim/requests', undefined, { limit }), 'requests'),
     deliveries: async () => listOf<Record<string, unknown>>(await call('GET', '/sim/deliveries'), 'deliveries'),
     /** The delivery log with both of its lists: every attempt, and the deliveries they belong to. */

@@ -15,6 +15,7 @@ import { LedgerScreen } from './screens/ledger.tsx';
 import { MonitorsScreen, NotificationsScreen } from './screens/monitors.tsx';
 import { QuoteScreen } from './screens/quote.tsx';
 import { RequestsScreen } from './screens/requests.tsx';
+import { ReportScreen } from './screens/report.tsx';
 import { RunScreen } from './screens/run.tsx';
 import { ScenarioScreen } from './screens/scenario.tsx';
 import { ConsoleProvider, useActions, useConsole } from './state/context.tsx';
@@ -36,6 +37,7 @@ const SCREENS: Record<Screen, ComponentType> = {
   requests: RequestsScreen,
   faults: FaultsScreen,
   scenario: ScenarioScreen,
+  report: ReportScreen,
 };
 
 export interface AppProps {

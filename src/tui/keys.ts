@@ -7,6 +7,7 @@ import { catalogCommands } from './keys/catalog-commands.ts';
 import { quoteCommands } from './keys/quote-commands.ts';
 import { runCommands } from './keys/run-commands.ts';
 import { controlCommands } from './keys/control-commands.ts';
+import { reportCommands } from './keys/report-commands.ts';
 import { scenarioCommands } from './keys/scenario-commands.ts';
 
 /**
@@ -14,7 +15,7 @@ import { scenarioCommands } from './keys/scenario-commands.ts';
  * the order the hint bar and help list them). A new screen adds its file
  * there and its commands here.
  */
-export const COMMANDS: Command[] = [...shellCommands, ...catalogCommands, ...quoteCommands, ...runCommands, ...controlCommands, ...scenarioCommands];
+export const COMMANDS: Command[] = [...shellCommands, ...catalogCommands, ...quoteCommands, ...runCommands, ...controlCommands, ...reportCommands, ...scenarioCommands];
 
 export function commandsFor(scope: CommandScope, state: ConsoleState): Command[] {
   return COMMANDS.filter((c) => c.scope === scope && (!c.when || c.when(state)));

@@ -44,7 +44,7 @@ async function recordRouteOptions(s: TestSimulator): Promise<RouteOptions[]> {
   recorder.setValidatorCompiler(() => () => true);
   recorder.setSerializerCompiler(() => (data) => JSON.stringify(data));
   installOpenApi(recorder);
-  registerRoutes(recorder, s.services, s.sim);
+  registerRoutes(recorder, s.services, s.sim, s.rehearsal);
   await recorder.ready();
   await recorder.close();
   return recorded;

@@ -26,7 +26,7 @@ beforeAll(async () => {
   });
   recorder.setValidatorCompiler(() => () => true);
   recorder.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  registerRoutes(recorder, s.services, s.sim);
+  registerRoutes(recorder, s.services, s.sim, s.rehearsal);
   await recorder.ready();
   await recorder.close();
 });

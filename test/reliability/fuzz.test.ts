@@ -159,7 +159,7 @@ function enumerateRoutes(): Route[] {
   probe.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) found.push({ method: String(method), url: route.url ?? route.path });
   });
-  registerRoutes(probe, s.services, s.sim);
+  registerRoutes(probe, s.services, s.sim, s.rehearsal);
   const seen = new Set<string>();
   return found.filter((r) => {
     const id = `${r.method} ${r.url}`;

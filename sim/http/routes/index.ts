@@ -12,9 +12,10 @@ import { monitorRoutes } from './v1/monitors.ts';
 import { controlMonitorRoutes } from './sim/control-monitors.ts';
 import { openApiRoutes } from './v1/openapi.ts';
 import { controlCoreRoutes } from './sim/control-core.ts';
+import { rehearsalRoutes, type Rehearsal } from '../rehearsal.ts';
 
 /** Every route, in an explicit order; each is handed the services it calls. */
-export function registerRoutes(app: FastifyInstance, services: Services, control: SimulatorControl): void {
+export function registerRoutes(app: FastifyInstance, services: Services, control: SimulatorControl, rehearsal: Rehearsal): void {
   // Before any route, so that every route's UUIDs are canonicalised.
   installCanonicalIds(app);
   buyerKeyRoutes(app, services);
@@ -27,4 +28,5 @@ export function registerRoutes(app: FastifyInstance, services: Services, control
   controlCoreRoutes(app, { ...services, control });
   controlRunRoutes(app, services);
   controlMonitorRoutes(app, services);
+  rehearsalRoutes(app, rehearsal);
 }

@@ -33,6 +33,7 @@ export type CommandScope =
   | 'notifications'
   | 'inbox'
   | 'requests'
+  | 'report'
   | 'faults'
   | 'scenario'
   | 'presenter'

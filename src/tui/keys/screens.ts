@@ -57,6 +57,7 @@ export const SCREEN_SCOPES: Record<Screen, CommandScope[]> = {
   notifications: ['notifications'],
   inbox: ['inbox'],
   requests: ['requests'],
+  report: ['report'],
   faults: ['faults'],
   scenario: ['scenario', 'presenter', 'scenario-picker'],
 };
@@ -83,6 +84,7 @@ export const SCOPE_TITLES: Record<CommandScope, string> = {
   notifications: 'Notifications',
   inbox: 'Webhook inbox',
   requests: 'Request log',
+  report: 'Conduct report',
   faults: 'Faults',
   scenario: 'Scenario',
   presenter: 'Presenting',

@@ -16,6 +16,7 @@ import type { ConsoleStoreOptions } from './options.ts';
 import { promptActions } from './prompt.ts';
 import { defaultIdempotencyKey, emptyQuote, quoteActions } from './quote.ts';
 import { emptyRequests, requestsActions } from './requests.ts';
+import { emptyReport, reportActions } from './report.ts';
 import { emptyRun, runActions, type RunListItem } from './run.ts';
 import { emptyScenario, scenarioActions } from './scenario.ts';
 import { sessionActions } from './session.ts';
@@ -88,6 +89,7 @@ function initialData(options: ConsoleStoreOptions): ConsoleData {
     filters: { draft: {}, row: 0 },
     inbox: emptyInbox(options.inbox),
     requests: emptyRequests(),
+    report: emptyReport(),
     faults: emptyFaults(),
     scenario: emptyScenario(),
   };
@@ -114,6 +116,7 @@ export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
     const inbox = inboxActions(slice, options.inbox, options.memory ?? null);
     const ledger = ledgerActions(slice);
     const requests = requestsActions(slice);
+    const report = reportActions(slice);
     const faults = faultsActions(slice);
     const scenario = scenarioActions(slice, options);
     const agent = agentActions(slice);
@@ -150,6 +153,7 @@ export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
         await inbox.loadDestination();
       },
       requests: () => requests.loadRequests(),
+      report: () => report.loadReport(),
       faults: () => faults.loadFaults(),
     };
 
@@ -186,6 +190,7 @@ export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
         notifications,
         inbox,
         requests,
+        report,
         faults,
         scenario,
       },

@@ -24,7 +24,7 @@ export interface ConsoleService {
 }
 
 /** Screens are state: the console shows whatever `screen` names. */
-export type Screen = 'home' | 'catalog' | 'filters' | 'agent' | 'quote' | 'run' | 'ledger' | 'monitors' | 'notifications' | 'inbox' | 'requests' | 'faults' | 'scenario';
+export type Screen = 'home' | 'catalog' | 'filters' | 'agent' | 'quote' | 'run' | 'ledger' | 'monitors' | 'notifications' | 'inbox' | 'requests' | 'faults' | 'scenario' | 'report';
 
 /** What the console shows for a failed call: the spec's code and message (part 7), and what it means. */
 export interface DisplayError {

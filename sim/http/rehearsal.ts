@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { ChaosEngine } from '../chaos/engine.ts';
+import { parseProfile } from '../chaos/profiles.ts';
+import { ConductLog } from '../domain/conduct/index.ts';
+import type { SealingKey } from '../runtime/sealing.ts';
+import { installChaos } from './plugins/chaos.ts';
+import { ConductRecorder } from './plugins/conduct.ts';
+import { chaosRoutes } from './routes/sim/chaos.ts';
+import { conductRoutes, reportRoutes } from './routes/sim/report.ts';
+
+/** Chaos and conduct tracking of one simulator (docs/rehearsal.md): in memory, beside it, never in its store. */
+export interface Rehearsal {
+  chaos: ChaosEngine;
+  conduct: ConductLog;
+  recorder: ConductRecorder;
+}
+
+/** The rehearsal state of one simulator, made once where the simulator is wired (the fault stream seeded with `seed`). */
+export function createRehearsal(options: { seed: string; chaos?: unknown; sealing: SealingKey }): Rehearsal {
+  const chaos = new ChaosEngine(options.seed);
+  if (options.chaos !== undefined && options.chaos !== null) chaos.set(parseProfile(options.chaos, '--chaos'));
+  const conduct = new ConductLog();
+  return { chaos, conduct, recorder: new ConductRecorder(conduct, options.sealing) };
+}
+
+/** The hooks on /v1 (chaos, conduct lines); installed before the routes, whose hooks it adds. */
+export function installRehearsal(app: FastifyInstance, { chaos, conduct, recorder }: Rehearsal): void {
+  installChaos(app, chaos, conduct, recorder);
+}
+
+/** PUT/GET /sim/chaos, GET /sim/report, GET /sim/conduct. */
+export function rehearsalRoutes(app: FastifyInstance, { chaos, conduct }: Rehearsal): void {
+  chaosRoutes(app, chaos);
+  reportRoutes(app, conduct);
+  conductRoutes(app, conduct);
+}

@@ -1,0 +1,26 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startConsole, type ConsoleHarness } from './console-harness.tsx';
+
+/** The Report screen (g on the Request log): GET /sim/report for the key in use (docs/rehearsal.md). */
+
+let h: ConsoleHarness;
+afterEach(() => h?.close());
+
+describe('conduct report screen', () => {
+  it('grades the key in use, one row per rule, with the evidence of a failure', async () => {
+    h = await startConsole();
+    await h.waitForFrame('Balances');
+    // The same refused read twice, unchanged: part 7 says not to.
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (let i = 0; i < 2; i += 1) await h.client.v1.getRun(missing).catch(() => undefined);
+    h.press('8');
+    await h.waitForFrame((f) => f.includes('requests, newest first') && f.includes('g graded conduct report'));
+    h.press('g');
+    const frame = await h.waitForFrame((f) => f.includes('Conduct report') && f.includes('FAIL'));
+    expect(frame).toMatch(/FAIL\s+Refused requests \(400, 401, 403, 404, 409\) are not repeated unchanged \(part 7\)/);
+    expect(frame).toContain('GET /v1/runs/:id → 404, then the same request unchanged');
+    expect(frame).toMatch(/pass\s+The key stays within its rate limit \(part 8\)/);
+    expect(frame).toMatch(/-\s+Polling starts near 1 s/);
+    expect(frame).toMatch(/score 50/);
+  });
+});
