@@ -98,9 +98,7 @@ export class FileStore<C extends CollectionMap> {
   all<K extends keyof C & string>(collection: K): C[K][] {
     const table = this.memory.tables.get(collection);
     if (!table) return [];
-    const out: Row[] = [];
-    for (const [, slot] of table.entries()) out.push(this.memory.resolve(slot)!);
-    return out as C[K][];
+    return table.slots().map((slot) => this.memory.resolve(slot)!) as C[K][];
   }
 
   group<K extends keyof C & string>(collection: K, key: string): C[K][] {

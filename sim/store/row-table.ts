@@ -87,6 +87,13 @@ export class RowTable {
     return this.numbers.keys();
   }
 
+  /** Every row's slot, oldest first: a plain loop, since the catalog lists every listing on each request. */
+  slots(): Slot[] {
+    const out: Slot[] = [];
+    for (const n of this.numbers.values()) out.push(this.slotAt(n));
+    return out;
+  }
+
   *entries(): IterableIterator<[string, Slot]> {
     for (const [id, n] of this.numbers) yield [id, this.slotAt(n)];
   }
