@@ -67,17 +67,18 @@ export async function buildSimulator(
   installErrorHandling(app, sim.controlToken);
   installJsonBody(app);
   installOpenApi(app);
+  const rehearsal = createRehearsal({ seed: String(options.seed ?? 1), chaos: options.chaos, sealing: sim.deps.sealing });
   installLifecycle(app, {
     clock: sim.deps.clock,
     store: sim.deps.store,
     telemetry: sim.telemetry,
     controlToken: sim.controlToken,
     catchUpUnlessBusy: () => (sim.scheduler.isBusy ? undefined : sim.catchUp()),
+    answeredFor: (method, url) => (process.env.T_BARE ? null : rehearsal.recorder.answeredFor(method, url)),
   });
   installAuth(app, { clock: sim.deps.clock, env: sim.deps.env, keys: services.keys, limits: services.limits, telemetry: sim.telemetry });
   const browsers = installBrowserAccess(app, options.corsOrigins ?? []);
-  const rehearsal = createRehearsal({ seed: String(options.seed ?? 1), chaos: options.chaos, sealing: sim.deps.sealing });
-  installRehearsal(app, rehearsal);
+  if (!process.env.T_BARE) installRehearsal(app, rehearsal);
   registerRoutes(app, services, sim, rehearsal);
   browsers.addPreflightRoutes();
   options.beforeReady?.(app, sim);

@@ -4,7 +4,7 @@ import { parseProfile } from '../chaos/profiles.ts';
 import { ConductLog } from '../domain/conduct/index.ts';
 import type { SealingKey } from '../runtime/sealing.ts';
 import { installChaos } from './plugins/chaos.ts';
-import { ConductRecorder } from './plugins/conduct.ts';
+import { ConductRecorder, installConductFacts } from './plugins/conduct.ts';
 import { chaosRoutes } from './routes/sim/chaos.ts';
 import { conductRoutes, reportRoutes } from './routes/sim/report.ts';
 
@@ -23,8 +23,14 @@ export function createRehearsal(options: { seed: string; chaos?: unknown; sealin
   return { chaos, conduct, recorder: new ConductRecorder(conduct, options.sealing) };
 }
 
-/** The hooks on /v1 (chaos, conduct lines); installed before the routes, whose hooks it adds. */
+/**
+ * Chaos behind each /v1 handler, and the facts a conduct line takes from a route's
+ * answer; installed before the routes. The line itself is written from the request
+ * log's hook (installLifecycle's `answeredFor`: recorder.answeredFor), so tracking
+ * adds no hook of its own to a request.
+ */
 export function installRehearsal(app: FastifyInstance, { chaos, conduct, recorder }: Rehearsal): void {
+  installConductFacts(app);
   installChaos(app, chaos, conduct, recorder);
 }
 

@@ -39,9 +39,11 @@ export interface LifecycleDependencies {
   controlToken: string | null;
   /** Runs what fell due (realtime), unless an advance is already under way: then nothing, and the ticker catches up. */
   catchUpUnlessBusy: () => Promise<unknown> | undefined;
+  /** What else a matched /v1 route's answered request is handed to (the rehearsal's conduct line), from the request log's one hook. */
+  answeredFor?: (method: string, url: string) => ((request: FastifyRequest, reply: FastifyReply) => void) | null;
 }
 
-export function installLifecycle(app: FastifyInstance, { clock, store, telemetry, controlToken: token, catchUpUnlessBusy }: LifecycleDependencies): void {
+export function installLifecycle(app: FastifyInstance, { clock, store, telemetry, controlToken: token, catchUpUnlessBusy, answeredFor }: LifecycleDependencies): void {
   // The ISO text of the last instant formatted: on a frozen clock (and within a
   // millisecond on a realtime one) every request formats the same instant.
   let lastMs = Number.NaN;
@@ -94,10 +96,18 @@ export function installLifecycle(app: FastifyInstance, { clock, store, telemetry
       // The request log entry of a matched route, whose path is known here once (the
       // global hook below logs the unmatched ones).
       const url = route.url;
-      const logMatched = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-        logRequest(request, reply, url);
-        done();
-      };
+      const answered = answeredFor?.(String(route.method), url) ?? null;
+      const logMatched =
+        answered === null
+          ? (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+              logRequest(request, reply, url);
+              done();
+            }
+          : (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+              logRequest(request, reply, url);
+              answered(request, reply);
+              done();
+            };
       prependRouteHook(route, 'onResponse', logMatched);
     }
     if (scope === 'sim' && token !== null) {

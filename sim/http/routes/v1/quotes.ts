@@ -4,6 +4,7 @@ import type { AcceptBody as AcceptInput } from '../../../domain/quotes/index.ts'
 import type { Rail } from '../../../domain/catalog/index.ts';
 import type { CreateQuoteBody } from '../../../domain/quotes/index.ts';
 import type { QuotesService } from '../../../domain/services.ts';
+import { noteReservation } from '../../plugins/conduct.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, IdParams, NoQuery, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { AcceptBody, Acceptance, QuoteBody, SolanaQuoteBody } from '../../schemas/quote.ts';
@@ -46,7 +47,9 @@ export function quoteRoutes(app: FastifyInstance, { quotes }: { quotes: QuotesSe
         response: { 202: Acceptance, ...errorResponses(...STANDARD_ERRORS) },
       },
       handler: async (request, reply) => {
-        return reply.code(202).send(quotes.accept(keyOf(request), rail, (request.params as { id: string }).id, request.body as AcceptInput));
+        const acceptance = quotes.accept(keyOf(request), rail, (request.params as { id: string }).id, request.body as AcceptInput);
+        noteReservation(request, acceptance.reservation.maximumAtomic);
+        return reply.code(202).send(acceptance);
       },
     });
 

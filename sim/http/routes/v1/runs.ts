@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
 import type { RunRecord } from '../../../domain/runs/index.ts';
 import type { RunsService } from '../../../domain/services.ts';
+import { noteRunRead } from '../../plugins/conduct.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, IdParams, NoQuery } from '../../schemas/common.ts';
 import { AnswerCache, JSON_TYPE } from '../../answer-cache.ts';
@@ -34,6 +35,7 @@ export function runRoutes(app: FastifyInstance, { runs }: { runs: RunsService })
     },
     handler: (request, reply) => {
       const { run, answer } = runs.read(keyOf(request), idOf(request));
+      noteRunRead(request, run.status);
       const body = answers.body(run.id, run, () => reply.serialize(answer()) as string);
       reply.type(JSON_TYPE).send(body);
     },
