@@ -67,7 +67,7 @@ export async function buildSimulator(
   installErrorHandling(app, sim.controlToken);
   installJsonBody(app);
   installOpenApi(app);
-  const rehearsal = createRehearsal({ seed: String(options.seed ?? 1), chaos: options.chaos, sealing: sim.deps.sealing });
+  const rehearsal = createRehearsal({ seed: String(options.seed ?? 1), chaos: options.chaos, sealing: sim.deps.sealing, now: () => sim.deps.clock.now() });
   installLifecycle(app, {
     clock: sim.deps.clock,
     store: sim.deps.store,

@@ -16,11 +16,11 @@ export interface Rehearsal {
 }
 
 /** The rehearsal state of one simulator, made once where the simulator is wired (the fault stream seeded with `seed`). */
-export function createRehearsal(options: { seed: string; chaos?: unknown; sealing: SealingKey }): Rehearsal {
+export function createRehearsal(options: { seed: string; chaos?: unknown; sealing: SealingKey; now: () => number }): Rehearsal {
   const chaos = new ChaosEngine(options.seed);
   if (options.chaos !== undefined && options.chaos !== null) chaos.set(parseProfile(options.chaos, '--chaos'));
   const conduct = new ConductLog();
-  return { chaos, conduct, recorder: new ConductRecorder(conduct, options.sealing) };
+  return { chaos, conduct, recorder: new ConductRecorder(conduct, options.sealing, options.now) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupOf } from '../../sim/chaos/profiles.ts';
-import { ConductLog, type ConductLine, type NewConductLine } from '../../sim/domain/conduct/lines.ts';
+import { ConductLog, type ConductLine, type NewConductLine } from '../../sim/domain/conduct/index.ts';
 import { CONDUCT_RULES, gradeConduct } from '../../sim/domain/conduct/report.ts';
 
 /**

@@ -1,3 +1,5 @@
 /** Conduct tracking and the graded report (docs/rehearsal.md): this part's one face. */
-export * from './lines.ts';
+export * from './line.ts';
+export * from './log.ts';
 export * from './report.ts';
+export { chaosBit, type LineExtras, type LineFacts } from './columns.ts';

@@ -1,4 +1,5 @@
-import type { ConductLine, ConductLog } from './lines.ts';
+import type { ConductLine } from './line.ts';
+import type { ConductLog } from './log.ts';
 import { acceptRule, doubleReservedAtomic, quoteRule } from './rules-money.ts';
 import { pollingRule } from './rules-polling.ts';
 import { actionRetryRule, getRetryRule, rateLimitRule, refusalRule, retryAfterRule, unavailableRule } from './rules-retry.ts';

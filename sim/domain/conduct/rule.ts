@@ -1,4 +1,4 @@
-import type { ConductLine } from './lines.ts';
+import type { ConductLine } from './line.ts';
 
 /** One line of evidence: what was seen, and the request lines that show it. */
 export interface Evidence {

@@ -1,4 +1,4 @@
-import type { ConductLine } from './lines.ts';
+import type { ConductLine } from './line.ts';
 import { describe, failedRetryably, gapMs, judged, type ConductRule, type Evidence } from './rule.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { ConductLine } from './lines.ts';
+import type { ConductLine } from './line.ts';
 import { gapMs, judged, type ConductRule, type Evidence } from './rule.ts';
 
 /** 4.6: "starting at about one second": half of it is too soon. */

@@ -1,4 +1,4 @@
-import type { ConductLine } from './lines.ts';
+import type { ConductLine } from './line.ts';
 import { describe, failedRetryably, gapMs, judged, nextSame, type ConductRule, type Evidence } from './rule.ts';
 
 /** Part 7: the reference client's first wait is 250 ms; a wait under 80 % of it is no backoff at all. */

@@ -4,7 +4,7 @@ import { errors } from '../../domain/errors.ts';
 import { sendError } from './errors.ts';
 import type { ChaosEngine, ChaosDecision } from '../../chaos/engine.ts';
 import type { ConductLog } from '../../domain/conduct/index.ts';
-import { kindsOf, type ConductRecorder, type RecordLine } from './conduct.ts';
+import type { ConductRecorder, RecordLine } from './conduct.ts';
 import { prependRouteHook, scopeOf } from './route-scope.ts';
 import { afterRealMs } from '../../runtime/delay.ts';
 
@@ -49,7 +49,7 @@ function loseAnswer(request: FastifyRequest, reply: FastifyReply, decision: Chao
   const raw = reply.raw;
   const writeHead = raw.writeHead;
   raw.writeHead = function lost(this: ServerResponse, ...args: unknown[]) {
-    record(request, reply, typeof args[0] === 'number' ? args[0] : this.statusCode, false, kindsOf(decision));
+    record(request, reply, typeof args[0] === 'number' ? args[0] : this.statusCode, false, decision);
     const result = (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
     request.raw.socket?.destroy();
     return result;
@@ -81,7 +81,7 @@ function trickleAnswer(reply: FastifyReply, totalMs: number): void {
 }
 
 export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: ConductLog, recorder: ConductRecorder): void {
-  app.decorateRequest('chaosDecision', null);
+  if (!process.env.T_NODECOR) app.decorateRequest('chaosDecision', null);
 
   // A reset starts a new rehearsal: the conduct log is emptied and the fault stream restarts.
   const resetDone = (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
@@ -96,7 +96,7 @@ export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: 
     const url = route.url ?? route.path;
     if (url === '/sim/reset') prependRouteHook(route, 'onResponse', resetDone);
     // A HEAD route is derived from its GET route's options; instrumenting it too would decide its requests twice.
-    if (scopeOf(url) !== 'v1' || route.method === 'HEAD') return;
+    if (scopeOf(url) !== 'v1' || route.method === 'HEAD' || process.env.T_NOWRAP) return;
     route.handler = chaoticHandler(route.handler as Handler, String(route.method), url, recorder.forRoute(String(route.method), url));
   });
 
@@ -126,7 +126,7 @@ export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: 
             return undefined;
           case 'reset':
             // Nothing ran: the client sees the connection end with no answer.
-            record(request, null, null, false, kindsOf(decision));
+            record(request, null, null, false, decision);
             reply.hijack();
             request.raw.socket?.destroy();
             return undefined;

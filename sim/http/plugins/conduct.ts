@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { monotonicMs } from '../../runtime/clock.ts';
 import type { SealingKey } from '../../runtime/sealing.ts';
 import type { ChaosDecision } from '../../chaos/engine.ts';
-import { groupOf, type ChaosKind } from '../../chaos/profiles.ts';
+import { groupOf } from '../../chaos/profiles.ts';
 import { isTerminal, type RunStatus } from '../../domain/runs/index.ts';
-import type { ConductLog, NewConductLine } from '../../domain/conduct/index.ts';
+import { chaosBit, type ConductLog, type LineExtras, type LineFacts } from '../../domain/conduct/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,6 +20,7 @@ declare module 'fastify' {
 
 /** The conduct facts only a route's own answer knows, kept on the request until its line is written. */
 export function installConductFacts(app: FastifyInstance): void {
+  if (process.env.T_NODECOR) return;
   app.decorateRequest('conductRecorded', false);
   app.decorateRequest('runTerminal', null);
   app.decorateRequest('reservedAtomic', null);
@@ -35,12 +36,6 @@ export function noteReservation(request: FastifyRequest, maximumAtomic: string):
   request.reservedAtomic = maximumAtomic;
 }
 
-export const kindsOf = (decision: ChaosDecision | null): ChaosKind[] => {
-  if (decision === null) return [];
-  const kinds: ChaosKind[] = decision.latencyMs > 0 ? ['latency'] : [];
-  if (decision.fault) kinds.push(decision.fault);
-  return kinds;
-};
 
 // Hashed on every keyed read with an id or a query: the one-shot hash (Node 20.12+) costs
 // less than half of a hash object's copy (profiled: the Hash constructor was the larger part).
@@ -53,12 +48,15 @@ const sha256Hex = oneShot ? (text: string) => oneShot('sha256', text, 'hex') : (
  * line recognises a repeated idempotency key, body or path without holding it,
  * and nobody holding the lines can test guesses against them.
  */
-export type RecordLine = (request: FastifyRequest, reply: FastifyReply | null, status: number | null, answered: boolean, chaos: ChaosKind[]) => void;
+export type RecordLine = (request: FastifyRequest, reply: FastifyReply | null, status: number | null, answered: boolean, chaos: ChaosDecision | null) => void;
 
 /** Records a request whose answer was written (the request log's own hook calls it). */
 export type RecordAnswered = (request: FastifyRequest, reply: FastifyReply) => void;
 
-const NO_CHAOS: ChaosKind[] = [];
+const chaosBitsOf = (decision: ChaosDecision | null): number => {
+  if (decision === null) return 0;
+  return (decision.latencyMs > 0 ? chaosBit('latency') : 0) | (decision.fault ? chaosBit(decision.fault) : 0);
+};
 
 export class ConductRecorder {
   private readonly startedMs = monotonicMs();
@@ -66,10 +64,14 @@ export class ConductRecorder {
   private prefix = '';
   private prefixOf = '';
   private readonly routes = new Map<string, RecordLine>();
+  /** Filled again for each line (the log copies it): recording a read allocates nothing of its own. */
+  private readonly facts: LineFacts = { keyId: '', routeId: 0, atMs: 0, realMs: 0, status: 0, answered: true, chaosBits: 0, targetId: 0, runTerminal: -1, extras: null };
 
   constructor(
     private readonly log: ConductLog,
     private readonly sealing: SealingKey,
+    /** The simulated time of a request refused before its instant was fixed (a reset). */
+    private readonly now: () => number,
   ) {}
 
   private hash(text: string): string {
@@ -96,44 +98,46 @@ export class ConductRecorder {
     if (method === 'HEAD') return null;
     const record = this.forRoute(method, url);
     return (request, reply) => {
-      if (request.conductRecorded || !request.apiKey) return;
-      const decision = request.chaosDecision;
-      record(request, reply, reply.statusCode, true, decision === null ? NO_CHAOS : kindsOf(decision));
+      if (!request.conductRecorded && request.apiKey) record(request, reply, reply.statusCode, true, request.chaosDecision);
     };
   }
 
   private makeRecorder(method: string, url: string): RecordLine {
     const group = groupOf(method, url);
     const hasBody = group === 'accept' || group === 'quote-create';
-    return (request, reply, status, answered, chaos) => {
+    const routeId = this.log.routeId(method, url, group);
+    // A path without values or query is its own target: nothing to hide, nothing to hash.
+    const routeTarget = this.log.targetId(url);
+    return (request, reply, status, answered, decision) => {
       const key = request.apiKey;
       if (!key || request.conductRecorded) return;
       request.conductRecorded = true;
-      const line: NewConductLine = {
-        keyId: key.id,
-        method,
-        route: url,
-        group,
-        at: request.simNow ?? new Date(request.simNowMs ?? 0).toISOString(),
-        realMs: Math.round(monotonicMs() - this.startedMs),
-        status,
-        answered,
-        chaos,
-        // A path without values or query is its own target: nothing to hide, nothing to hash.
-        target: request.url === url ? url : this.hash(request.url),
-      };
-      if (hasBody) {
-        const body = request.body as { idempotencyKey?: unknown } | undefined;
-        line.bodyHash = this.hash(JSON.stringify(body ?? null));
-        if (typeof body?.idempotencyKey === 'string') line.idempotencyKeyHash = this.hash(`idempotency\0${body.idempotencyKey}`);
+      const facts = this.facts;
+      facts.keyId = key.id;
+      facts.routeId = routeId;
+      facts.atMs = request.simNowMs ?? this.now();
+      facts.realMs = Math.round(monotonicMs() - this.startedMs);
+      facts.status = status ?? -1;
+      facts.answered = answered;
+      facts.chaosBits = chaosBitsOf(decision);
+      facts.targetId = request.url === url ? routeTarget : this.log.targetId(this.hash(request.url));
+      facts.runTerminal = request.runTerminal !== null && status === 200 ? (request.runTerminal ? 1 : 0) : -1;
+      facts.extras = null;
+      if (hasBody || status === 429) {
+        const extras: LineExtras = {};
+        if (hasBody) {
+          const body = request.body as { idempotencyKey?: unknown } | undefined;
+          extras.bodyHash = this.hash(JSON.stringify(body ?? null));
+          if (typeof body?.idempotencyKey === 'string') extras.idempotencyKeyHash = this.hash(`idempotency\0${body.idempotencyKey}`);
+        }
+        if (request.reservedAtomic !== null && status === 202) extras.reservedAtomic = request.reservedAtomic;
+        if (status === 429 && reply) {
+          const retryAfter = Number(reply.getHeader('retry-after'));
+          if (Number.isFinite(retryAfter)) extras.retryAfterSeconds = retryAfter;
+        }
+        facts.extras = extras;
       }
-      if (request.reservedAtomic !== null && status === 202) line.reservedAtomic = request.reservedAtomic;
-      if (request.runTerminal !== null && status === 200) line.runTerminal = request.runTerminal;
-      if (status === 429 && reply) {
-        const retryAfter = Number(reply.getHeader('retry-after'));
-        if (Number.isFinite(retryAfter)) line.retryAfterSeconds = retryAfter;
-      }
-      this.log.record(line);
+      this.log.recordFacts(facts);
     };
   }
 }

@@ -1,0 +1,161 @@
+import type { ChaosKind } from '../../chaos/profiles.ts';
+import { FAULT_KINDS } from '../../chaos/profiles.ts';
+import type { ConductLine } from './line.ts';
+
+/** The chaos a line records, as bits: latency first, then the one fault (the order kindsOf gives). */
+const CHAOS_BITS: readonly ChaosKind[] = ['latency', ...FAULT_KINDS];
+export const chaosBit = (kind: ChaosKind): number => 1 << CHAOS_BITS.indexOf(kind);
+
+const ANSWERED = 1;
+const RUN_READ = 4;
+const RUN_TERMINAL = 8;
+
+/** What a line holds beyond the columns: only accepts, quote creations and 429s have it. */
+export interface LineExtras {
+  bodyHash?: string;
+  idempotencyKeyHash?: string;
+  reservedAtomic?: string;
+  retryAfterSeconds?: number;
+}
+
+/** One route as lines name it. */
+export interface LineRoute {
+  method: string;
+  route: string;
+  group: ConductLine['group'];
+}
+
+/**
+ * The facts of one request, as the recorder hands them over. The recorder fills
+ * one such object again for each request (the log copies it), so recording
+ * allocates nothing on a plain read.
+ */
+export interface LineFacts {
+  keyId: string;
+  routeId: number;
+  atMs: number;
+  realMs: number;
+  /** -1: no answer (the connection was reset first). */
+  status: number;
+  answered: boolean;
+  chaosBits: number;
+  /** The target's number in the log's table of targets (ConductLog.targetId). */
+  targetId: number;
+  /** -1: not a run read; 0, 1: whether the run read had ended. */
+  runTerminal: number;
+  extras: LineExtras | null;
+}
+
+/**
+ * One key's lines in columns (typed arrays), oldest overwritten first once
+ * `limit` are held. Lines are plain numbers here: a key polled thousands of
+ * times holds no object per request, so keeping them costs the server no
+ * garbage-collection work on its reads; a ConductLine is made only when the
+ * lines are read (the report, GET /sim/conduct).
+ */
+export class LineColumns {
+  private size = 0;
+  private start = 0;
+  private capacity = 64;
+  private seq = new Float64Array(this.capacity);
+  private atMs = new Float64Array(this.capacity);
+  private realMs = new Float64Array(this.capacity);
+  private targetId = new Uint32Array(this.capacity);
+  private routeId = new Uint16Array(this.capacity);
+  private status = new Int16Array(this.capacity);
+  private flags = new Uint8Array(this.capacity);
+  private chaos = new Uint8Array(this.capacity);
+  private extras = new Map<number, LineExtras>();
+
+  constructor(private readonly limit: number) {}
+
+  push(seq: number, facts: LineFacts): void {
+    if (this.size === this.capacity && this.capacity < this.limit) this.grow(Math.min(this.limit, this.capacity * 2));
+    let slot: number;
+    if (this.size < this.capacity) slot = (this.start + this.size++) % this.capacity;
+    else {
+      slot = this.start;
+      this.start = (this.start + 1) % this.capacity;
+      this.extras.delete(slot);
+    }
+    this.seq[slot] = seq;
+    this.atMs[slot] = facts.atMs;
+    this.realMs[slot] = facts.realMs;
+    this.targetId[slot] = facts.targetId;
+    this.routeId[slot] = facts.routeId;
+    this.status[slot] = facts.status;
+    this.flags[slot] = (facts.answered ? ANSWERED : 0) | (facts.runTerminal >= 0 ? RUN_READ : 0) | (facts.runTerminal === 1 ? RUN_TERMINAL : 0);
+    this.chaos[slot] = facts.chaosBits;
+    if (facts.extras !== null) this.extras.set(slot, facts.extras);
+  }
+
+  /** The lines, oldest first. */
+  lines(keyId: string, routes: readonly LineRoute[], targets: readonly string[]): ConductLine[] {
+    const out: ConductLine[] = [];
+    for (let i = 0; i < this.size; i += 1) {
+      const slot = (this.start + i) % this.capacity;
+      const { method, route, group } = routes[this.routeId[slot]];
+      const flags = this.flags[slot];
+      const status = this.status[slot];
+      const line: ConductLine = {
+        seq: this.seq[slot],
+        keyId,
+        method,
+        route,
+        group,
+        at: new Date(this.atMs[slot]).toISOString(),
+        realMs: this.realMs[slot],
+        status: status < 0 ? null : status,
+        answered: (flags & ANSWERED) !== 0,
+        chaos: CHAOS_BITS.filter((_, bit) => (this.chaos[slot] & (1 << bit)) !== 0),
+        target: targets[this.targetId[slot]],
+      };
+      const extras = this.extras.get(slot);
+      if (extras?.bodyHash !== undefined) line.bodyHash = extras.bodyHash;
+      if (extras?.idempotencyKeyHash !== undefined) line.idempotencyKeyHash = extras.idempotencyKeyHash;
+      if (extras?.reservedAtomic !== undefined) line.reservedAtomic = extras.reservedAtomic;
+      if (flags & RUN_READ) line.runTerminal = (flags & RUN_TERMINAL) !== 0;
+      if (extras?.retryAfterSeconds !== undefined) line.retryAfterSeconds = extras.retryAfterSeconds;
+      out.push(line);
+    }
+    return out;
+  }
+
+  /** Renumbers targets after the log compacts its table. */
+  remapTargets(map: (id: number) => number): void {
+    for (let i = 0; i < this.size; i += 1) {
+      const slot = (this.start + i) % this.capacity;
+      this.targetId[slot] = map(this.targetId[slot]);
+    }
+  }
+
+  /** The targets its lines name. */
+  targetsInUse(into: Set<number>): void {
+    for (let i = 0; i < this.size; i += 1) into.add(this.targetId[(this.start + i) % this.capacity]);
+  }
+
+  private grow(capacity: number): void {
+    const order = Array.from({ length: this.size }, (_, i) => (this.start + i) % this.capacity);
+    const move = <T extends Float64Array | Uint32Array | Uint16Array | Int16Array | Uint8Array>(from: T, make: (n: number) => T): T => {
+      const to = make(capacity);
+      order.forEach((slot, i) => (to[i] = from[slot]));
+      return to;
+    };
+    this.seq = move(this.seq, (n) => new Float64Array(n));
+    this.atMs = move(this.atMs, (n) => new Float64Array(n));
+    this.realMs = move(this.realMs, (n) => new Float64Array(n));
+    this.targetId = move(this.targetId, (n) => new Uint32Array(n));
+    this.routeId = move(this.routeId, (n) => new Uint16Array(n));
+    this.status = move(this.status, (n) => new Int16Array(n));
+    this.flags = move(this.flags, (n) => new Uint8Array(n));
+    this.chaos = move(this.chaos, (n) => new Uint8Array(n));
+    const extras = new Map<number, LineExtras>();
+    order.forEach((slot, i) => {
+      const e = this.extras.get(slot);
+      if (e !== undefined) extras.set(i, e);
+    });
+    this.extras = extras;
+    this.start = 0;
+    this.capacity = capacity;
+  }
+}
