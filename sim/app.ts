@@ -37,6 +37,11 @@ export async function buildSimulator(
     corsOrigins?: readonly string[];
     /** serve --chaos: a built-in profile's name or a profile object (sim/chaos/profiles.ts). */
     chaos?: unknown;
+    /**
+     * false: no chaos and no conduct lines, and no /sim/chaos, /sim/report or /sim/conduct
+     * (the bench's measure of what the rehearsal layer costs a request). On by default.
+     */
+    rehearsal?: boolean;
   },
 ): Promise<BuiltSimulator> {
   const sim = await Simulator.open(options);
@@ -67,6 +72,7 @@ export async function buildSimulator(
   installErrorHandling(app, sim.controlToken);
   installJsonBody(app);
   installOpenApi(app);
+  const rehearsing = options.rehearsal !== false;
   const rehearsal = createRehearsal({ seed: String(options.seed ?? 1), chaos: options.chaos, sealing: sim.deps.sealing, now: () => sim.deps.clock.now() });
   installLifecycle(app, {
     clock: sim.deps.clock,
@@ -74,12 +80,12 @@ export async function buildSimulator(
     telemetry: sim.telemetry,
     controlToken: sim.controlToken,
     catchUpUnlessBusy: () => (sim.scheduler.isBusy ? undefined : sim.catchUp()),
-    answeredFor: (method, url) => (process.env.T_BARE ? null : rehearsal.recorder.answeredFor(method, url)),
+    answeredFor: rehearsing ? (method, url) => rehearsal.recorder.answeredFor(method, url) : undefined,
   });
   installAuth(app, { clock: sim.deps.clock, env: sim.deps.env, keys: services.keys, limits: services.limits, telemetry: sim.telemetry });
   const browsers = installBrowserAccess(app, options.corsOrigins ?? []);
-  if (!process.env.T_BARE) installRehearsal(app, rehearsal);
-  registerRoutes(app, services, sim, rehearsal);
+  installRehearsal(app, rehearsing ? rehearsal : null);
+  registerRoutes(app, services, sim, rehearsing ? rehearsal : null);
   browsers.addPreflightRoutes();
   options.beforeReady?.(app, sim);
   await app.ready();

@@ -27,11 +27,13 @@ export function createRehearsal(options: { seed: string; chaos?: unknown; sealin
  * Chaos behind each /v1 handler, and the facts a conduct line takes from a route's
  * answer; installed before the routes. The line itself is written from the request
  * log's hook (installLifecycle's `answeredFor`: recorder.answeredFor), so tracking
- * adds no hook of its own to a request.
+ * adds no hook of its own to a request. Null: the layer is off (buildSimulator's
+ * `rehearsal: false`).
  */
-export function installRehearsal(app: FastifyInstance, { chaos, conduct, recorder }: Rehearsal): void {
+export function installRehearsal(app: FastifyInstance, rehearsal: Rehearsal | null): void {
+  // Declared even without the layer: the routes note these facts either way, and a request keeps one shape.
   installConductFacts(app);
-  installChaos(app, chaos, conduct, recorder);
+  if (rehearsal !== null) installChaos(app, rehearsal.chaos, rehearsal.conduct, rehearsal.recorder);
 }
 
 /** PUT/GET /sim/chaos, GET /sim/report, GET /sim/conduct. */

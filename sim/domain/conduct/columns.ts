@@ -56,18 +56,29 @@ export interface LineFacts {
 export class LineColumns {
   private size = 0;
   private start = 0;
-  private capacity = 64;
-  private seq = new Float64Array(this.capacity);
-  private atMs = new Float64Array(this.capacity);
-  private realMs = new Float64Array(this.capacity);
-  private targetId = new Uint32Array(this.capacity);
-  private routeId = new Uint16Array(this.capacity);
-  private status = new Int16Array(this.capacity);
-  private flags = new Uint8Array(this.capacity);
-  private chaos = new Uint8Array(this.capacity);
+  private capacity: number;
+  private seq: Float64Array;
+  private atMs: Float64Array;
+  private realMs: Float64Array;
+  private targetId: Uint32Array;
+  private routeId: Uint16Array;
+  private status: Int16Array;
+  private flags: Uint8Array;
+  private chaos: Uint8Array;
   private extras = new Map<number, LineExtras>();
 
-  constructor(private readonly limit: number) {}
+  constructor(private readonly limit: number) {
+    // Room grows by doubling up to the limit: most keys make a few lines.
+    const capacity = (this.capacity = Math.min(64, limit));
+    this.seq = new Float64Array(capacity);
+    this.atMs = new Float64Array(capacity);
+    this.realMs = new Float64Array(capacity);
+    this.targetId = new Uint32Array(capacity);
+    this.routeId = new Uint16Array(capacity);
+    this.status = new Int16Array(capacity);
+    this.flags = new Uint8Array(capacity);
+    this.chaos = new Uint8Array(capacity);
+  }
 
   push(seq: number, facts: LineFacts): void {
     if (this.size === this.capacity && this.capacity < this.limit) this.grow(Math.min(this.limit, this.capacity * 2));

@@ -4,7 +4,7 @@ import type { ConductLine, NewConductLine } from './line.ts';
 
 /** Lines kept per key, oldest dropped first: a rehearsal is minutes, not days. */
 export const LINES_PER_KEY = 5000;
-/** Keys tracked, the least recently seen dropped first. */
+/** Keys tracked; past that, the key first seen is dropped first (with its lines). */
 export const KEYS_TRACKED = 200;
 /** Distinct targets named before the table is compacted to those the kept lines still name. */
 const TARGETS_BEFORE_COMPACTING = 100_000;
@@ -15,13 +15,23 @@ const TARGETS_BEFORE_COMPACTING = 100_000;
  * numbers in its key's columns (columns.ts).
  */
 export class ConductLog {
+  private readonly linesPerKey: number;
+  private readonly keysTracked: number;
+  private readonly compactFrom: number;
   private byKey = new Map<string, LineColumns>();
   private routes: LineRoute[] = [];
   private routeIds = new Map<string, number>();
   private targets: string[] = [];
   private targetIds = new Map<string, number>();
-  private compactAt = TARGETS_BEFORE_COMPACTING;
+  private compactAt: number;
   private seq = 0;
+
+  /** The bounds are the module's constants; tests lower them to reach the edges. */
+  constructor(bounds: { linesPerKey?: number; keysTracked?: number; targetsBeforeCompacting?: number } = {}) {
+    this.linesPerKey = bounds.linesPerKey ?? LINES_PER_KEY;
+    this.keysTracked = bounds.keysTracked ?? KEYS_TRACKED;
+    this.compactFrom = this.compactAt = bounds.targetsBeforeCompacting ?? TARGETS_BEFORE_COMPACTING;
+  }
 
   /** The number lines of this route carry (kept across a reset: routes do not change). */
   routeId(method: string, route: string, group: RouteGroup): number {
@@ -51,8 +61,8 @@ export class ConductLog {
   recordFacts(facts: LineFacts): void {
     let lines = this.byKey.get(facts.keyId);
     if (lines === undefined) {
-      if (this.byKey.size >= KEYS_TRACKED) this.byKey.delete(this.byKey.keys().next().value as string);
-      lines = new LineColumns(LINES_PER_KEY);
+      if (this.byKey.size >= this.keysTracked) this.byKey.delete(this.byKey.keys().next().value as string);
+      lines = new LineColumns(this.linesPerKey);
       this.byKey.set(facts.keyId, lines);
     }
     lines.push(++this.seq, facts);
@@ -103,6 +113,6 @@ export class ConductLog {
     this.targets = targets;
     this.targetIds = new Map(targets.map((t, i) => [t, i]));
     // When most targets are still named, the next compaction waits until the table has doubled.
-    this.compactAt = Math.max(TARGETS_BEFORE_COMPACTING, 2 * targets.length);
+    this.compactAt = Math.max(this.compactFrom, 2 * targets.length);
   }
 }

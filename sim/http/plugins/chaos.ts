@@ -48,8 +48,11 @@ function settle(reply: FastifyReply, result: unknown): void {
 function loseAnswer(request: FastifyRequest, reply: FastifyReply, decision: ChaosDecision, record: RecordLine): void {
   const raw = reply.raw;
   const writeHead = raw.writeHead;
+  let recorded = false;
   raw.writeHead = function lost(this: ServerResponse, ...args: unknown[]) {
-    record(request, reply, typeof args[0] === 'number' ? args[0] : this.statusCode, false, decision);
+    // Only the first head counts: a failure to write to the destroyed socket may bring a 500 round that the client never sees.
+    if (!recorded) record(request, reply, typeof args[0] === 'number' ? args[0] : this.statusCode, false, decision);
+    recorded = true;
     const result = (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
     request.raw.socket?.destroy();
     return result;
@@ -81,7 +84,7 @@ function trickleAnswer(reply: FastifyReply, totalMs: number): void {
 }
 
 export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: ConductLog, recorder: ConductRecorder): void {
-  if (!process.env.T_NODECOR) app.decorateRequest('chaosDecision', null);
+  app.decorateRequest('chaosDecision', null);
 
   // A reset starts a new rehearsal: the conduct log is emptied and the fault stream restarts.
   const resetDone = (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
@@ -96,7 +99,7 @@ export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: 
     const url = route.url ?? route.path;
     if (url === '/sim/reset') prependRouteHook(route, 'onResponse', resetDone);
     // A HEAD route is derived from its GET route's options; instrumenting it too would decide its requests twice.
-    if (scopeOf(url) !== 'v1' || route.method === 'HEAD' || process.env.T_NOWRAP) return;
+    if (scopeOf(url) !== 'v1' || route.method === 'HEAD') return;
     route.handler = chaoticHandler(route.handler as Handler, String(route.method), url, recorder.forRoute(String(route.method), url));
   });
 

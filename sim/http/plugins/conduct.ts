@@ -9,21 +9,16 @@ import { chaosBit, type ConductLog, type LineExtras, type LineFacts } from '../.
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Whether the request's conduct line is written (one line per request, whatever happens after). */
-    conductRecorded: boolean;
     /** A run read's answer: whether the run it showed had ended (noteRunRead). */
     runTerminal: boolean | null;
-    /** An accept's answer: the reservation it holds, in atomic units (noteReservation). */
-    reservedAtomic: string | null;
+    /** An accept's answer: the reservation it holds, in atomic units (noteReservation). Set on accepts only. */
+    reservedAtomic?: string;
   }
 }
 
-/** The conduct facts only a route's own answer knows, kept on the request until its line is written. */
+/** The conduct fact every run read gives, declared so each request starts with it (one shape for all requests). */
 export function installConductFacts(app: FastifyInstance): void {
-  if (process.env.T_NODECOR) return;
-  app.decorateRequest('conductRecorded', false);
   app.decorateRequest('runTerminal', null);
-  app.decorateRequest('reservedAtomic', null);
 }
 
 /** A run read answered with this run: the polling rule needs to know whether it had ended (spec 4.6). */
@@ -36,17 +31,14 @@ export function noteReservation(request: FastifyRequest, maximumAtomic: string):
   request.reservedAtomic = maximumAtomic;
 }
 
-
 // Hashed on every keyed read with an id or a query: the one-shot hash (Node 20.12+) costs
 // less than half of a hash object's copy (profiled: the Hash constructor was the larger part).
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 const sha256Hex = oneShot ? (text: string) => oneShot('sha256', text, 'hex') : (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 
 /**
- * Turns an answered /v1 request of a key into a conduct line. Hashes are keyed
- * with a secret derived from the sealing key (never in the store files), so a
- * line recognises a repeated idempotency key, body or path without holding it,
- * and nobody holding the lines can test guesses against them.
+ * Records one request of a route. `status` null: no answer (a reset); `answered`
+ * false: the client never saw it (a reset, an answer lost after commit).
  */
 export type RecordLine = (request: FastifyRequest, reply: FastifyReply | null, status: number | null, answered: boolean, chaos: ChaosDecision | null) => void;
 
@@ -58,9 +50,18 @@ const chaosBitsOf = (decision: ChaosDecision | null): number => {
   return (decision.latencyMs > 0 ? chaosBit('latency') : 0) | (decision.fault ? chaosBit(decision.fault) : 0);
 };
 
+/** Faults whose line is written when they happen, before the answer would have been. */
+const recordedEarly = (decision: ChaosDecision | null) => decision !== null && (decision.fault === 'reset' || decision.fault === 'lost-after-commit');
+
+/**
+ * Turns an answered /v1 request of a key into a conduct line. Hashes are keyed
+ * with a secret derived from the sealing key (never in the store files), so a
+ * line recognises a repeated idempotency key, body or path without holding it,
+ * and nobody holding the lines can test guesses against them.
+ */
 export class ConductRecorder {
   private readonly startedMs = monotonicMs();
-  /** The derived key and a separator, put before each text (cheaper than an HMAC per request; the key is fixed-length, so prefix-keying is sound). */
+  /** 96 bits of the derived key and a separator, put before each text (prefix-keying is sound with a fixed-length key). */
   private prefix = '';
   private prefixOf = '';
   private readonly routes = new Map<string, RecordLine>();
@@ -74,11 +75,15 @@ export class ConductRecorder {
     private readonly now: () => number,
   ) {}
 
+  /**
+   * The first 64 bits of a keyed SHA-256, as hex. The key is 16 characters, so a
+   * key, its separator and a 36-character id fit SHA-256's one 55-byte block.
+   */
   private hash(text: string): string {
     const key = this.sealing.derive('conduct');
     // The sealing key changes on a reset to another seed.
     if (this.prefixOf !== key) {
-      this.prefix = `${key}\0`;
+      this.prefix = `${Buffer.from(key, 'hex').subarray(0, 12).toString('base64')}\0`;
       this.prefixOf = key;
     }
     return sha256Hex(this.prefix + text).slice(0, 16);
@@ -98,7 +103,8 @@ export class ConductRecorder {
     if (method === 'HEAD') return null;
     const record = this.forRoute(method, url);
     return (request, reply) => {
-      if (!request.conductRecorded && request.apiKey) record(request, reply, reply.statusCode, true, request.chaosDecision);
+      const decision = request.chaosDecision;
+      if (!recordedEarly(decision)) record(request, reply, reply.statusCode, true, decision);
     };
   }
 
@@ -108,10 +114,13 @@ export class ConductRecorder {
     const routeId = this.log.routeId(method, url, group);
     // A path without values or query is its own target: nothing to hide, nothing to hash.
     const routeTarget = this.log.targetId(url);
+    // Lines are compared route with route, so a path's target hashes only what follows the
+    // route's fixed part (a run read: the run id), unless the client spelled that part otherwise.
+    const fixed = url.slice(0, url.indexOf(':') === -1 ? url.length : url.indexOf(':'));
     return (request, reply, status, answered, decision) => {
       const key = request.apiKey;
-      if (!key || request.conductRecorded) return;
-      request.conductRecorded = true;
+      if (!key) return;
+      const path = request.url;
       const facts = this.facts;
       facts.keyId = key.id;
       facts.routeId = routeId;
@@ -120,24 +129,26 @@ export class ConductRecorder {
       facts.status = status ?? -1;
       facts.answered = answered;
       facts.chaosBits = chaosBitsOf(decision);
-      facts.targetId = request.url === url ? routeTarget : this.log.targetId(this.hash(request.url));
+      facts.targetId = path === url ? routeTarget : this.log.targetId(this.hash(path.startsWith(fixed) ? path.slice(fixed.length) : path));
       facts.runTerminal = request.runTerminal !== null && status === 200 ? (request.runTerminal ? 1 : 0) : -1;
-      facts.extras = null;
-      if (hasBody || status === 429) {
-        const extras: LineExtras = {};
-        if (hasBody) {
-          const body = request.body as { idempotencyKey?: unknown } | undefined;
-          extras.bodyHash = this.hash(JSON.stringify(body ?? null));
-          if (typeof body?.idempotencyKey === 'string') extras.idempotencyKeyHash = this.hash(`idempotency\0${body.idempotencyKey}`);
-        }
-        if (request.reservedAtomic !== null && status === 202) extras.reservedAtomic = request.reservedAtomic;
-        if (status === 429 && reply) {
-          const retryAfter = Number(reply.getHeader('retry-after'));
-          if (Number.isFinite(retryAfter)) extras.retryAfterSeconds = retryAfter;
-        }
-        facts.extras = extras;
-      }
+      facts.extras = hasBody || status === 429 ? this.extrasOf(request, reply, status, hasBody) : null;
       this.log.recordFacts(facts);
     };
+  }
+
+  /** What an accept, a quote creation or a 429 adds to its line. */
+  private extrasOf(request: FastifyRequest, reply: FastifyReply | null, status: number | null, hasBody: boolean): LineExtras {
+    const extras: LineExtras = {};
+    if (hasBody) {
+      const body = request.body as { idempotencyKey?: unknown } | undefined;
+      extras.bodyHash = this.hash(JSON.stringify(body ?? null));
+      if (typeof body?.idempotencyKey === 'string') extras.idempotencyKeyHash = this.hash(`idempotency\0${body.idempotencyKey}`);
+    }
+    if (request.reservedAtomic !== undefined && status === 202) extras.reservedAtomic = request.reservedAtomic;
+    if (status === 429 && reply) {
+      const retryAfter = Number(reply.getHeader('retry-after'));
+      if (Number.isFinite(retryAfter)) extras.retryAfterSeconds = retryAfter;
+    }
+    return extras;
   }
 }

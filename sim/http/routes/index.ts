@@ -15,7 +15,7 @@ import { controlCoreRoutes } from './sim/control-core.ts';
 import { rehearsalRoutes, type Rehearsal } from '../rehearsal.ts';
 
 /** Every route, in an explicit order; each is handed the services it calls. */
-export function registerRoutes(app: FastifyInstance, services: Services, control: SimulatorControl, rehearsal: Rehearsal): void {
+export function registerRoutes(app: FastifyInstance, services: Services, control: SimulatorControl, rehearsal: Rehearsal | null): void {
   // Before any route, so that every route's UUIDs are canonicalised.
   installCanonicalIds(app);
   buyerKeyRoutes(app, services);
@@ -28,5 +28,5 @@ export function registerRoutes(app: FastifyInstance, services: Services, control
   controlCoreRoutes(app, { ...services, control });
   controlRunRoutes(app, services);
   controlMonitorRoutes(app, services);
-  rehearsalRoutes(app, rehearsal);
+  if (rehearsal !== null) rehearsalRoutes(app, rehearsal);
 }
