@@ -1,5 +1,5 @@
 /**
- * understudy as `serve --clock frozen --limits off` starts it, with or without
+ * understudy as `serve --clock frozen --limits off` starts it (its logger too), with or without
  * the rehearsal layer (chaos and conduct lines), for measuring what that layer
  * costs a keyed GET: both variants run from this one program, so they are the
  * same build. Prints serve's ready line and demo credentials.
@@ -16,7 +16,7 @@ const storePath = flag('--store');
 if (!storePath) throw new Error('--store PATH is required');
 const rehearsal = !process.argv.includes('--no-rehearsal');
 
-const built = await openInProcess({ storePath, seed: '1', env: 'test', clock: 'frozen', limits: false, chaos: flag('--chaos'), rehearsal });
+const built = await openInProcess({ storePath, seed: '1', env: 'test', clock: 'frozen', limits: false, chaos: flag('--chaos'), rehearsal, logger: true });
 const { credentials } = built.seedDemo();
 const address = await built.app.listen({ host: '127.0.0.1', port: 0 });
 process.stdout.write(`understudy listening on http://127.0.0.1:${new URL(address).port}\n${describeCredentials(credentials)}\n`);

@@ -57,6 +57,9 @@ export async function buildSimulator(
   });
   const app = Fastify({
     logger: options.logger ? { level: 'error' } : false,
+    // The one line this logger writes (an unexpected failure) names its request itself
+    // (errors.ts); a child logger per request would cost every request for it.
+    childLoggerFactory: (logger) => logger,
     // No per-request "incoming request"/"request completed" entries: the request log is
     // the simulator's own (telemetry), and only unexpected failures are logged.
     logController: new LogController({ disableRequestLogging: true }),

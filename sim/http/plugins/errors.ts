@@ -55,7 +55,7 @@ export function installErrorHandling(app: FastifyInstance, controlToken: string 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const serviceError = toServiceError(error);
     // Only unexpected failures are logged, and without request data (which may hold credentials).
-    if (serviceError.status === 500) request.log.error({ err: { message: error.message, stack: error.stack } }, 'unexpected failure');
+    if (serviceError.status === 500) request.log.error({ reqId: request.id, err: { message: error.message, stack: error.stack } }, 'unexpected failure');
     return sendError(reply, serviceError);
   });
   app.setNotFoundHandler((request, reply) => {
