@@ -99,4 +99,15 @@ describe('the conduct log in columns', () => {
     log.record(line('k1'));
     expect(log.linesOf('k1').map((l) => l.seq)).toEqual([1]);
   });
+
+  it('shows a hashed target (kept as two numbers) as the first 16 hex digits of its hash, whatever compaction does to the table', () => {
+    const log = new ConductLog({ targetsBeforeCompacting: 1 });
+    const routeId = log.routeId('GET', '/v1/runs/:id', 'read');
+    const facts = { keyId: 'k1', routeId, atMs: 0, realMs: 5, status: 200, answered: true, chaosBits: 0, runTerminal: 1, extras: null };
+    log.recordFacts({ ...facts, targetId: 0, targetHashed: true, targetHigh: 0x0a1b2c3d, targetLow: 0xfffffffe });
+    for (const t of ['x', 'y', 'z']) log.recordFacts({ ...facts, targetId: log.targetId(t), targetHashed: false, targetHigh: 0, targetLow: 0 });
+    log.recordFacts({ ...facts, targetId: 0, targetHashed: true, targetHigh: 0, targetLow: 7 });
+    expect(log.linesOf('k1').map((l) => l.target)).toEqual(['0a1b2c3dfffffffe', 'x', 'y', 'z', '0000000000000007']);
+    expect(log.linesOf('k1')[0]).toMatchObject({ route: '/v1/runs/:id', runTerminal: true, realMs: 5 });
+  });
 });

@@ -7,6 +7,7 @@ const CHAOS_BITS: readonly ChaosKind[] = ['latency', ...FAULT_KINDS];
 export const chaosBit = (kind: ChaosKind): number => 1 << CHAOS_BITS.indexOf(kind);
 
 const ANSWERED = 1;
+const TARGET_HASHED = 2;
 const RUN_READ = 4;
 const RUN_TERMINAL = 8;
 
@@ -17,6 +18,8 @@ export interface LineExtras {
   reservedAtomic?: string;
   retryAfterSeconds?: number;
 }
+
+const hex8 = (n: number) => n.toString(16).padStart(8, '0');
 
 /** One route as lines name it. */
 export interface LineRoute {
@@ -39,8 +42,12 @@ export interface LineFacts {
   status: number;
   answered: boolean;
   chaosBits: number;
-  /** The target's number in the log's table of targets (ConductLog.targetId). */
+  /** The target's number in the log's table of targets (ConductLog.targetId), unless hashed. */
   targetId: number;
+  /** The target is a keyed hash, kept as its first 64 bits (two 32-bit halves) rather than as text. */
+  targetHashed: boolean;
+  targetHigh: number;
+  targetLow: number;
   /** -1: not a run read; 0, 1: whether the run read had ended. */
   runTerminal: number;
   extras: LineExtras | null;
@@ -61,6 +68,7 @@ export class LineColumns {
   private atMs: Float64Array;
   private realMs: Float64Array;
   private targetId: Uint32Array;
+  private targetHigh: Uint32Array;
   private routeId: Uint16Array;
   private status: Int16Array;
   private flags: Uint8Array;
@@ -74,6 +82,7 @@ export class LineColumns {
     this.atMs = new Float64Array(capacity);
     this.realMs = new Float64Array(capacity);
     this.targetId = new Uint32Array(capacity);
+    this.targetHigh = new Uint32Array(capacity);
     this.routeId = new Uint16Array(capacity);
     this.status = new Int16Array(capacity);
     this.flags = new Uint8Array(capacity);
@@ -92,10 +101,12 @@ export class LineColumns {
     this.seq[slot] = seq;
     this.atMs[slot] = facts.atMs;
     this.realMs[slot] = facts.realMs;
-    this.targetId[slot] = facts.targetId;
+    // A hashed target's low half takes the place of the table's number.
+    this.targetId[slot] = facts.targetHashed ? facts.targetLow : facts.targetId;
+    this.targetHigh[slot] = facts.targetHigh;
     this.routeId[slot] = facts.routeId;
     this.status[slot] = facts.status;
-    this.flags[slot] = (facts.answered ? ANSWERED : 0) | (facts.runTerminal >= 0 ? RUN_READ : 0) | (facts.runTerminal === 1 ? RUN_TERMINAL : 0);
+    this.flags[slot] = (facts.answered ? ANSWERED : 0) | (facts.targetHashed ? TARGET_HASHED : 0) | (facts.runTerminal >= 0 ? RUN_READ : 0) | (facts.runTerminal === 1 ? RUN_TERMINAL : 0);
     this.chaos[slot] = facts.chaosBits;
     if (facts.extras !== null) this.extras.set(slot, facts.extras);
   }
@@ -119,7 +130,7 @@ export class LineColumns {
         status: status < 0 ? null : status,
         answered: (flags & ANSWERED) !== 0,
         chaos: CHAOS_BITS.filter((_, bit) => (this.chaos[slot] & (1 << bit)) !== 0),
-        target: targets[this.targetId[slot]],
+        target: flags & TARGET_HASHED ? hex8(this.targetHigh[slot]) + hex8(this.targetId[slot]) : targets[this.targetId[slot]],
       };
       const extras = this.extras.get(slot);
       if (extras?.bodyHash !== undefined) line.bodyHash = extras.bodyHash;
@@ -136,13 +147,16 @@ export class LineColumns {
   remapTargets(map: (id: number) => number): void {
     for (let i = 0; i < this.size; i += 1) {
       const slot = (this.start + i) % this.capacity;
-      this.targetId[slot] = map(this.targetId[slot]);
+      if ((this.flags[slot] & TARGET_HASHED) === 0) this.targetId[slot] = map(this.targetId[slot]);
     }
   }
 
   /** The targets its lines name. */
   targetsInUse(into: Set<number>): void {
-    for (let i = 0; i < this.size; i += 1) into.add(this.targetId[(this.start + i) % this.capacity]);
+    for (let i = 0; i < this.size; i += 1) {
+      const slot = (this.start + i) % this.capacity;
+      if ((this.flags[slot] & TARGET_HASHED) === 0) into.add(this.targetId[slot]);
+    }
   }
 
   private grow(capacity: number): void {
@@ -156,6 +170,7 @@ export class LineColumns {
     this.atMs = move(this.atMs, (n) => new Float64Array(n));
     this.realMs = move(this.realMs, (n) => new Float64Array(n));
     this.targetId = move(this.targetId, (n) => new Uint32Array(n));
+    this.targetHigh = move(this.targetHigh, (n) => new Uint32Array(n));
     this.routeId = move(this.routeId, (n) => new Uint16Array(n));
     this.status = move(this.status, (n) => new Int16Array(n));
     this.flags = move(this.flags, (n) => new Uint8Array(n));

@@ -80,6 +80,9 @@ export class ConductLog {
       answered: line.answered,
       chaosBits: line.chaos.reduce((bits, kind) => bits | chaosBit(kind), 0),
       targetId: this.targetId(line.target),
+      targetHashed: false,
+      targetHigh: 0,
+      targetLow: 0,
       runTerminal: line.runTerminal === undefined ? -1 : line.runTerminal ? 1 : 0,
       extras: Object.values(extras).some((v) => v !== undefined) ? extras : null,
     });

@@ -33,8 +33,8 @@ export function noteReservation(request: FastifyRequest, maximumAtomic: string):
 
 // Hashed on every keyed read with an id or a query: the one-shot hash (Node 20.12+) costs
 // less than half of a hash object's copy (profiled: the Hash constructor was the larger part).
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-const sha256Hex = oneShot ? (text: string) => oneShot('sha256', text, 'hex') : (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash;
+const sha256 = oneShot ? (text: string) => oneShot('sha256', text, 'buffer') : (text: string) => crypto.createHash('sha256').update(text).digest();
 
 /**
  * Records one request of a route. `status` null: no answer (a reset); `answered`
@@ -66,7 +66,7 @@ export class ConductRecorder {
   private prefixOf = '';
   private readonly routes = new Map<string, RecordLine>();
   /** Filled again for each line (the log copies it): recording a read allocates nothing of its own. */
-  private readonly facts: LineFacts = { keyId: '', routeId: 0, atMs: 0, realMs: 0, status: 0, answered: true, chaosBits: 0, targetId: 0, runTerminal: -1, extras: null };
+  private readonly facts: LineFacts = { keyId: '', routeId: 0, atMs: 0, realMs: 0, status: 0, answered: true, chaosBits: 0, targetId: 0, targetHashed: false, targetHigh: 0, targetLow: 0, runTerminal: -1, extras: null };
 
   constructor(
     private readonly log: ConductLog,
@@ -76,17 +76,22 @@ export class ConductRecorder {
   ) {}
 
   /**
-   * The first 64 bits of a keyed SHA-256, as hex. The key is 16 characters, so a
-   * key, its separator and a 36-character id fit SHA-256's one 55-byte block.
+   * A keyed SHA-256 of the text. The key is 16 characters, so a key, its separator
+   * and a 36-character id fit SHA-256's one 55-byte block.
    */
-  private hash(text: string): string {
+  private digest(text: string): Buffer {
     const key = this.sealing.derive('conduct');
     // The sealing key changes on a reset to another seed.
     if (this.prefixOf !== key) {
       this.prefix = `${Buffer.from(key, 'hex').subarray(0, 12).toString('base64')}\0`;
       this.prefixOf = key;
     }
-    return sha256Hex(this.prefix + text).slice(0, 16);
+    return sha256(this.prefix + text);
+  }
+
+  /** The digest's first 64 bits, as hex. */
+  private hash(text: string): string {
+    return this.digest(text).toString('hex', 0, 8);
   }
 
   /** The recorder of one route's requests, with what the route fixes computed once (one per route, whoever asks). */
@@ -129,7 +134,16 @@ export class ConductRecorder {
       facts.status = status ?? -1;
       facts.answered = answered;
       facts.chaosBits = chaosBitsOf(decision);
-      facts.targetId = path === url ? routeTarget : this.log.targetId(this.hash(path.startsWith(fixed) ? path.slice(fixed.length) : path));
+      if (path === url) {
+        facts.targetId = routeTarget;
+        facts.targetHashed = false;
+      } else {
+        // Kept as two numbers: no text per read, no lookup.
+        const digest = this.digest(path.startsWith(fixed) ? path.slice(fixed.length) : path);
+        facts.targetHashed = true;
+        facts.targetHigh = digest.readUInt32BE(0);
+        facts.targetLow = digest.readUInt32BE(4);
+      }
       facts.runTerminal = request.runTerminal !== null && status === 200 ? (request.runTerminal ? 1 : 0) : -1;
       facts.extras = hasBody || status === 429 ? this.extrasOf(request, reply, status, hasBody) : null;
       this.log.recordFacts(facts);
