@@ -118,6 +118,23 @@ describe('chaos kinds', () => {
     expect(reads[0].target).not.toContain(runId);
   });
 
+  it('a run read refused by chaos and its retry name the same target; another run, another target', async () => {
+    const runs: string[] = [];
+    for (const key of ['target-1', 'target-2']) {
+      const accepted = await accept(await quote(), key);
+      if (accepted === 'lost') throw new Error('accept lost');
+      runs.push(accepted.body.run.id);
+    }
+    await live.setChaos(always('read', 'rate-limited'));
+    expect(await live.call('GET', `/v1/runs/${runs[0]}`)).toMatchObject({ status: 429 });
+    await live.setChaos(null);
+    for (const id of [runs[0], runs[0], runs[1]]) expect(await live.call('GET', `/v1/runs/${id}`)).toMatchObject({ status: 200 });
+    const reads = (await live.lines()).filter((l) => l.route === '/v1/runs/:id');
+    expect(reads.map((l) => l.status)).toEqual([429, 200, 200, 200]);
+    expect(new Set(reads.slice(0, 3).map((l) => l.target)).size).toBe(1);
+    expect(reads[3].target).not.toBe(reads[0].target);
+  });
+
   it('latency before each fault, on a route that sends its own answer (a run read) and on ones that return it or throw', async () => {
     const q = await quote();
     const accepted = await accept(q, 'latency-1');

@@ -35,7 +35,7 @@ export function runRoutes(app: FastifyInstance, { runs }: { runs: RunsService })
     },
     handler: (request, reply) => {
       const { run, answer } = runs.read(keyOf(request), idOf(request));
-      noteRunRead(request, run.status);
+      noteRunRead(request, run);
       const body = answers.body(run.id, run, () => reply.serialize(answer()) as string);
       reply.type(JSON_TYPE).send(body);
     },
