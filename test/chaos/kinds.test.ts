@@ -70,6 +70,10 @@ describe('chaos kinds', () => {
     const accepts = (await live.lines()).filter((l) => l.group === 'accept');
     expect(accepts).toEqual([expect.objectContaining({ status: null, answered: false, chaos: ['reset'] })]);
     expect(accepts[0].reservedAtomic).toBeUndefined();
+    // Refused before its handler fixed the request's instant: the line takes the simulated clock's.
+    const clock = await live.call('GET', '/sim/clock');
+    if (clock === 'lost') throw new Error('clock read lost');
+    expect(accepts[0].at).toBe(clock.body.now);
   });
 
   it('lost-after-commit, retried with the same key: the original run, reserved once', async () => {
