@@ -31,6 +31,8 @@ const UNIT = 2 ** 32;
  */
 export class ChaosEngine {
   private current: ChaosProfile | null = null;
+  /** Whether the profile in force names a group at all (calm names none). */
+  private injects = false;
   private random: SeededRandom;
   private seed: string;
   private decided = 0;
@@ -40,14 +42,19 @@ export class ChaosEngine {
     this.random = new SeededRandom(ratchetStart(`chaos\0${defaultSeed}`));
   }
 
-  /** True while a profile is in force: the hooks check this first and do nothing else when off. */
+  /**
+   * True while a profile in force can touch a request: the handler checks this first and
+   * does nothing else when off. A profile that names no group (calm) is in force, but
+   * decides nothing and takes no step of the fault stream, so it is off here.
+   */
   get on(): boolean {
-    return this.current !== null;
+    return this.injects;
   }
 
   /** Sets (or with null, lifts) the profile; the fault stream restarts from the profile's seed. */
   set(profile: ChaosProfile | null, defaultSeed: string = this.seed): void {
     this.current = profile;
+    this.injects = profile !== null && Object.keys(profile.groups).length > 0;
     this.seed = profile?.seed ?? defaultSeed;
     this.random = new SeededRandom(ratchetStart(`chaos\0${this.seed}`));
     this.decided = 0;
