@@ -4,7 +4,7 @@ import { FAULT_KINDS, groupOf, type ChaosKind } from '../../sim/chaos/profiles.t
 import { ConductLog, type ConductLine, type NewConductLine } from '../../sim/domain/conduct/index.ts';
 
 /**
- * The conduct log keeps lines as numbers in columns (sim/domain/conduct/columns.ts)
+ * The conduct log keeps lines as rows of numbers (sim/domain/conduct/rows.ts)
  * and makes ConductLines only when read. Held here against the plainest model: an
  * array per key of the lines as given, the oldest dropped past the bound.
  */
@@ -65,7 +65,7 @@ function model(lines: NewConductLine[], perKey: number): Map<string, ConductLine
   return byKey;
 }
 
-describe('the conduct log in columns', () => {
+describe('the conduct log in rows of numbers', () => {
   it('gives back exactly the lines recorded, oldest first, the oldest dropped past the bound (property)', () => {
     fc.assert(
       fc.property(fc.array(lineArb, { maxLength: 300 }), fc.integer({ min: 1, max: 150 }), fc.integer({ min: 1, max: 8 }), (lines, perKey, compactFrom) => {

@@ -2,4 +2,4 @@
 export * from './line.ts';
 export * from './log.ts';
 export * from './report.ts';
-export { chaosBit, type LineExtras, type LineFacts } from './columns.ts';
+export { chaosBit, type LineExtras, type LineFacts } from './rows.ts';

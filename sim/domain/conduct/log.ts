@@ -1,5 +1,5 @@
 import type { RouteGroup } from '../../chaos/profiles.ts';
-import { chaosBit, LineColumns, type LineFacts, type LineRoute } from './columns.ts';
+import { chaosBit, LineRows, type LineFacts, type LineRoute } from './rows.ts';
 import type { ConductLine, NewConductLine } from './line.ts';
 
 /** Lines kept per key, oldest dropped first: a rehearsal is minutes, not days. */
@@ -12,13 +12,13 @@ const TARGETS_BEFORE_COMPACTING = 100_000;
 /**
  * The conduct log: in memory only (it is not ledger state; a restart starts a
  * new rehearsal). Routes and targets are numbered once, so a line is a row of
- * numbers in its key's columns (columns.ts).
+ * numbers in its key's array (rows.ts).
  */
 export class ConductLog {
   private readonly linesPerKey: number;
   private readonly keysTracked: number;
   private readonly compactFrom: number;
-  private byKey = new Map<string, LineColumns>();
+  private byKey = new Map<string, LineRows>();
   private routes: LineRoute[] = [];
   private routeIds = new Map<string, number>();
   private targets: string[] = [];
@@ -57,18 +57,18 @@ export class ConductLog {
     return id;
   }
 
-  /** Copies the facts into the key's columns (the caller may fill the same object again). */
+  /** Copies the facts into the key's rows (the caller may fill the same object again). */
   recordFacts(facts: LineFacts): void {
     let lines = this.byKey.get(facts.keyId);
     if (lines === undefined) {
       if (this.byKey.size >= this.keysTracked) this.byKey.delete(this.byKey.keys().next().value as string);
-      lines = new LineColumns(this.linesPerKey);
+      lines = new LineRows(this.linesPerKey);
       this.byKey.set(facts.keyId, lines);
     }
     lines.push(++this.seq, facts);
   }
 
-  /** A line given whole (tests, tools): the same columns as a recorded one. */
+  /** A line given whole (tests, tools): the same row as a recorded one. */
   record(line: NewConductLine): void {
     const extras = { bodyHash: line.bodyHash, idempotencyKeyHash: line.idempotencyKeyHash, reservedAtomic: line.reservedAtomic, retryAfterSeconds: line.retryAfterSeconds };
     this.recordFacts({

@@ -11,7 +11,7 @@ const TARGET_HASHED = 2;
 const RUN_READ = 4;
 const RUN_TERMINAL = 8;
 
-/** What a line holds beyond the columns: only accepts, quote creations and 429s have it. */
+/** What a line holds beyond its row of numbers: only accepts, quote creations and 429s have it. */
 export interface LineExtras {
   bodyHash?: string;
   idempotencyKeyHash?: string;
@@ -53,40 +53,43 @@ export interface LineFacts {
   extras: LineExtras | null;
 }
 
+/** Numbers per line: seq, atMs, realMs, target (table number or low half), target's high half, and the rest packed. */
+const STRIDE = 6;
+const SEQ = 0;
+const AT = 1;
+const REAL = 2;
+const TARGET = 3;
+const TARGET_HIGH = 4;
+const PACKED = 5;
+
+/** Route (16 bits), status + 1 (10 bits, 0: none), flags (4 bits) and chaos (8 bits) in one number (38 bits: exact in a double). */
+const pack = (routeId: number, status: number, flags: number, chaos: number) => ((routeId * 1024 + (status + 1)) * 16 + flags) * 256 + chaos;
+const unpack = (packed: number) => {
+  const chaos = packed % 256;
+  const flags = Math.floor(packed / 256) % 16;
+  const status = (Math.floor(packed / 4096) % 1024) - 1;
+  const routeId = Math.floor(packed / 4_194_304);
+  return { routeId, status, flags, chaos };
+};
+
 /**
- * One key's lines in columns (typed arrays), oldest overwritten first once
- * `limit` are held. Lines are plain numbers here: a key polled thousands of
- * times holds no object per request, so keeping them costs the server no
- * garbage-collection work on its reads; a ConductLine is made only when the
- * lines are read (the report, GET /sim/conduct).
+ * One key's lines as rows of numbers in one typed array (a line's numbers side by
+ * side: writing one touches one or two cache lines), oldest overwritten first once
+ * `limit` are held. A key polled thousands of times holds no object per request, so
+ * keeping them costs the server no garbage-collection work on its reads; a
+ * ConductLine is made only when the lines are read (the report, GET /sim/conduct).
  */
-export class LineColumns {
+export class LineRows {
   private size = 0;
   private start = 0;
   private capacity: number;
-  private seq: Float64Array;
-  private atMs: Float64Array;
-  private realMs: Float64Array;
-  private targetId: Uint32Array;
-  private targetHigh: Uint32Array;
-  private routeId: Uint16Array;
-  private status: Int16Array;
-  private flags: Uint8Array;
-  private chaos: Uint8Array;
+  private rows: Float64Array;
   private extras = new Map<number, LineExtras>();
 
   constructor(private readonly limit: number) {
     // Room grows by doubling up to the limit: most keys make a few lines.
-    const capacity = (this.capacity = Math.min(64, limit));
-    this.seq = new Float64Array(capacity);
-    this.atMs = new Float64Array(capacity);
-    this.realMs = new Float64Array(capacity);
-    this.targetId = new Uint32Array(capacity);
-    this.targetHigh = new Uint32Array(capacity);
-    this.routeId = new Uint16Array(capacity);
-    this.status = new Int16Array(capacity);
-    this.flags = new Uint8Array(capacity);
-    this.chaos = new Uint8Array(capacity);
+    this.capacity = Math.min(64, limit);
+    this.rows = new Float64Array(this.capacity * STRIDE);
   }
 
   push(seq: number, facts: LineFacts): void {
@@ -98,16 +101,16 @@ export class LineColumns {
       this.start = (this.start + 1) % this.capacity;
       this.extras.delete(slot);
     }
-    this.seq[slot] = seq;
-    this.atMs[slot] = facts.atMs;
-    this.realMs[slot] = facts.realMs;
+    const at = slot * STRIDE;
+    const rows = this.rows;
+    rows[at + SEQ] = seq;
+    rows[at + AT] = facts.atMs;
+    rows[at + REAL] = facts.realMs;
     // A hashed target's low half takes the place of the table's number.
-    this.targetId[slot] = facts.targetHashed ? facts.targetLow : facts.targetId;
-    this.targetHigh[slot] = facts.targetHigh;
-    this.routeId[slot] = facts.routeId;
-    this.status[slot] = facts.status;
-    this.flags[slot] = (facts.answered ? ANSWERED : 0) | (facts.targetHashed ? TARGET_HASHED : 0) | (facts.runTerminal >= 0 ? RUN_READ : 0) | (facts.runTerminal === 1 ? RUN_TERMINAL : 0);
-    this.chaos[slot] = facts.chaosBits;
+    rows[at + TARGET] = facts.targetHashed ? facts.targetLow : facts.targetId;
+    rows[at + TARGET_HIGH] = facts.targetHigh;
+    const flags = (facts.answered ? ANSWERED : 0) | (facts.targetHashed ? TARGET_HASHED : 0) | (facts.runTerminal >= 0 ? RUN_READ : 0) | (facts.runTerminal === 1 ? RUN_TERMINAL : 0);
+    rows[at + PACKED] = pack(facts.routeId, facts.status, flags, facts.chaosBits);
     if (facts.extras !== null) this.extras.set(slot, facts.extras);
   }
 
@@ -116,21 +119,22 @@ export class LineColumns {
     const out: ConductLine[] = [];
     for (let i = 0; i < this.size; i += 1) {
       const slot = (this.start + i) % this.capacity;
-      const { method, route, group } = routes[this.routeId[slot]];
-      const flags = this.flags[slot];
-      const status = this.status[slot];
+      const at = slot * STRIDE;
+      const { routeId, status, flags, chaos } = unpack(this.rows[at + PACKED]);
+      const { method, route, group } = routes[routeId];
+      const target = this.rows[at + TARGET];
       const line: ConductLine = {
-        seq: this.seq[slot],
+        seq: this.rows[at + SEQ],
         keyId,
         method,
         route,
         group,
-        at: new Date(this.atMs[slot]).toISOString(),
-        realMs: this.realMs[slot],
+        at: new Date(this.rows[at + AT]).toISOString(),
+        realMs: this.rows[at + REAL],
         status: status < 0 ? null : status,
         answered: (flags & ANSWERED) !== 0,
-        chaos: CHAOS_BITS.filter((_, bit) => (this.chaos[slot] & (1 << bit)) !== 0),
-        target: flags & TARGET_HASHED ? hex8(this.targetHigh[slot]) + hex8(this.targetId[slot]) : targets[this.targetId[slot]],
+        chaos: CHAOS_BITS.filter((_, bit) => (chaos & (1 << bit)) !== 0),
+        target: flags & TARGET_HASHED ? hex8(this.rows[at + TARGET_HIGH]) + hex8(target) : targets[target],
       };
       const extras = this.extras.get(slot);
       if (extras?.bodyHash !== undefined) line.bodyHash = extras.bodyHash;
@@ -146,40 +150,29 @@ export class LineColumns {
   /** Renumbers targets after the log compacts its table. */
   remapTargets(map: (id: number) => number): void {
     for (let i = 0; i < this.size; i += 1) {
-      const slot = (this.start + i) % this.capacity;
-      if ((this.flags[slot] & TARGET_HASHED) === 0) this.targetId[slot] = map(this.targetId[slot]);
+      const at = ((this.start + i) % this.capacity) * STRIDE;
+      if ((unpack(this.rows[at + PACKED]).flags & TARGET_HASHED) === 0) this.rows[at + TARGET] = map(this.rows[at + TARGET]);
     }
   }
 
   /** The targets its lines name. */
   targetsInUse(into: Set<number>): void {
     for (let i = 0; i < this.size; i += 1) {
-      const slot = (this.start + i) % this.capacity;
-      if ((this.flags[slot] & TARGET_HASHED) === 0) into.add(this.targetId[slot]);
+      const at = ((this.start + i) % this.capacity) * STRIDE;
+      if ((unpack(this.rows[at + PACKED]).flags & TARGET_HASHED) === 0) into.add(this.rows[at + TARGET]);
     }
   }
 
   private grow(capacity: number): void {
-    const order = Array.from({ length: this.size }, (_, i) => (this.start + i) % this.capacity);
-    const move = <T extends Float64Array | Uint32Array | Uint16Array | Int16Array | Uint8Array>(from: T, make: (n: number) => T): T => {
-      const to = make(capacity);
-      order.forEach((slot, i) => (to[i] = from[slot]));
-      return to;
-    };
-    this.seq = move(this.seq, (n) => new Float64Array(n));
-    this.atMs = move(this.atMs, (n) => new Float64Array(n));
-    this.realMs = move(this.realMs, (n) => new Float64Array(n));
-    this.targetId = move(this.targetId, (n) => new Uint32Array(n));
-    this.targetHigh = move(this.targetHigh, (n) => new Uint32Array(n));
-    this.routeId = move(this.routeId, (n) => new Uint16Array(n));
-    this.status = move(this.status, (n) => new Int16Array(n));
-    this.flags = move(this.flags, (n) => new Uint8Array(n));
-    this.chaos = move(this.chaos, (n) => new Uint8Array(n));
+    const rows = new Float64Array(capacity * STRIDE);
     const extras = new Map<number, LineExtras>();
-    order.forEach((slot, i) => {
+    for (let i = 0; i < this.size; i += 1) {
+      const slot = (this.start + i) % this.capacity;
+      rows.set(this.rows.subarray(slot * STRIDE, slot * STRIDE + STRIDE), i * STRIDE);
       const e = this.extras.get(slot);
       if (e !== undefined) extras.set(i, e);
-    });
+    }
+    this.rows = rows;
     this.extras = extras;
     this.start = 0;
     this.capacity = capacity;
