@@ -20,8 +20,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { builtProgram, expectStatus, load, log, median, removeDir, request, row, sleep, spawnNode, tempDir, type ReadyChild, type Row } from './helpers.ts';
-import { INPUT, LISTING_ID } from './populate.ts';
+import { builtProgram, load, log, median, removeDir, row, spawnNode, tempDir, type ReadyChild, type Row } from './helpers.ts';
+import { demoKey, endedRun } from './keyed-reads.ts';
 
 /** Sessions, each with four fresh servers: a process's own luck (see above) is averaged over them. */
 const SESSIONS = 3;
@@ -46,19 +46,8 @@ const TARGETS = [
 
 async function start(dir: string, index: number, calm: boolean): Promise<Server> {
   const child = await spawnNode(builtProgram('rehearsal-server'), ['--store', join(dir, `${index}.json`), ...(calm ? ['--chaos', 'calm'] : ['--no-rehearsal'])]);
-  let key: string | undefined;
-  for (let i = 0; i < 100 && key === undefined; i += 1) {
-    key = /local_custody\s+account \S+ \(evm\)\s+key (\S+)/.exec(child.stdout())?.[1];
-    if (key === undefined) await sleep(20);
-  }
-  if (key === undefined) throw new Error(`server ${index}: no demo credentials: ${child.stdout()}`);
-  // One ended run of the key, as the keyed-GET measurement reads.
-  const quote = await request(`${child.url}/v1/custody/quotes`, { method: 'POST', key, body: { listingId: LISTING_ID, input: INPUT } });
-  expectStatus(quote, 201, 'quote');
-  const accepted = await request(`${child.url}/v1/custody/quotes/${quote.body.quote.id}/accept`, { method: 'POST', key, body: { acceptedContractHash: quote.body.quote.contractHash, idempotencyKey: 'bench-rehearsal-cost' } });
-  expectStatus(accepted, 202, 'accept');
-  expectStatus(await request(`${child.url}/sim/clock/advance`, { method: 'POST', body: { seconds: 900 } }), 200, 'advance');
-  return { calm, child, key, runId: accepted.body.run.id };
+  const key = await demoKey(child);
+  return { calm, child, key, runId: await endedRun(child.url, key, 'bench-rehearsal-cost') };
 }
 
 /** Pins a process to one CPU; false when it could not (no `taskset`, one CPU). */

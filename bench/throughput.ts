@@ -14,8 +14,8 @@
  * the machine in one window does not decide it.
  */
 import { join } from 'node:path';
-import { expectStatus, load, log, removeDir, request, row, serveBare, serveSimulator, sleep, tempDir, type LoadResult, type ReadyChild, type Row } from './helpers.ts';
-import { INPUT, LISTING_ID } from './populate.ts';
+import { load, log, removeDir, request, row, serveBare, serveSimulator, tempDir, type LoadResult, type ReadyChild, type Row } from './helpers.ts';
+import { demoKey, endedRun } from './keyed-reads.ts';
 
 export const CONNECTIONS = 10;
 const ROUNDS = 2;
@@ -24,33 +24,6 @@ const SINGLE_SECONDS = 1.5;
 const WARMUP_SECONDS = 1;
 
 const GROUP = 'keyed GETs';
-
-/** The demo ETH key (local_custody) from the credentials `serve` prints after its ready line. */
-async function demoKey(server: ReadyChild): Promise<string> {
-  for (let i = 0; i < 100; i += 1) {
-    const match = /local_custody\s+account \S+ \(evm\)\s+key (\S+)/.exec(server.stdout());
-    if (match) return match[1];
-    await sleep(20);
-  }
-  throw new Error(`serve printed no demo credentials: ${server.stdout()}`);
-}
-
-/** One ended run (report, settlement, events) of the key, made over HTTP. */
-async function endedRun(url: string, key: string): Promise<string> {
-  const quote = await request(`${url}/v1/custody/quotes`, { method: 'POST', key, body: { listingId: LISTING_ID, input: INPUT } });
-  expectStatus(quote, 201, 'quote');
-  const accepted = await request(`${url}/v1/custody/quotes/${quote.body.quote.id}/accept`, {
-    method: 'POST',
-    key,
-    body: { acceptedContractHash: quote.body.quote.contractHash, idempotencyKey: 'bench-read-run' },
-  });
-  expectStatus(accepted, 202, 'accept');
-  expectStatus(await request(`${url}/sim/clock/advance`, { method: 'POST', body: { seconds: 900 } }), 200, 'advance');
-  const run = await request(`${url}/v1/runs/${accepted.body.run.id}`, { key });
-  expectStatus(run, 200, 'GET run');
-  if (!['succeeded', 'partial', 'failed'].includes(run.body.run.status)) throw new Error(`the read run did not end: ${run.body.run.status}`);
-  return accepted.body.run.id;
-}
 
 interface Target {
   name: string;
@@ -95,7 +68,7 @@ export async function measureThroughput(): Promise<Row[]> {
     // BENCH_SERVE_ARGS adds serve flags (e.g. '--chaos calm', to measure the chaos hooks' cost).
     server = await serveSimulator(join(dir, 'store.json'), (process.env.BENCH_SERVE_ARGS ?? '').split(' ').filter(Boolean));
     const key = await demoKey(server);
-    const runId = await endedRun(server.url, key);
+    const runId = await endedRun(server.url, key, 'bench-read-run');
     const headers = { authorization: `Bearer ${key}` };
     const agentsBytes = Buffer.byteLength(JSON.stringify((await request(`${server.url}/v1/public/agents`, { key })).body));
     const sim = (name: string, path: string): Target => ({ name, url: server!.url + path, headers, serverPid: server!.child.pid });
