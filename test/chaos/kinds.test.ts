@@ -139,6 +139,21 @@ describe('chaos kinds', () => {
     expect(reads[3].target).not.toBe(reads[0].target);
   });
 
+  it('a run read spelled otherwise (upper-case id, percent-encoded path) is still tracked, each spelling as its own target, none holding the id', async () => {
+    const accepted = await accept(await quote(), 'spelling-1');
+    if (accepted === 'lost') throw new Error('accept lost');
+    const id: string = accepted.body.run.id;
+    const spellings = [`/v1/runs/${id}`, `/v1/runs/${id.toUpperCase()}`, `/v1/%72uns/${id}`];
+    for (const path of [...spellings, ...spellings]) expect(await live.call('GET', path)).toMatchObject({ status: 200, body: { run: { id } } });
+    const reads = (await live.lines()).filter((l) => l.route === '/v1/runs/:id');
+    expect(reads).toHaveLength(6);
+    expect(reads.map((l) => l.runTerminal)).toEqual([false, false, false, false, false, false]);
+    const targets = reads.map((l) => l.target);
+    expect(targets.slice(3)).toEqual(targets.slice(0, 3));
+    expect(new Set(targets.slice(0, 3)).size).toBe(3);
+    for (const target of targets) expect(target.toLowerCase()).not.toContain(id.slice(0, 8));
+  });
+
   it('latency before each fault, on a route that sends its own answer (a run read) and on ones that return it or throw', async () => {
     const q = await quote();
     const accepted = await accept(q, 'latency-1');
