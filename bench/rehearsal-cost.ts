@@ -4,29 +4,32 @@
  * same build without the layer (bench/rehearsal-server.ts), as a ratio of server
  * CPU per request.
  *
- * Measured in pairs, because on a shared machine separate runs differ by more than
- * the few per cent being measured: four servers (two of each) are loaded at the
- * same time, round after round, so a burst of load from elsewhere falls on all of
- * them. Two biases were seen and are cancelled rather than hoped away: a server
- * sharing the cores with the load generator is measured with its noise (so, where
- * `taskset` exists, the servers get one core and this process the other), and among
- * servers loaded together, a server's place in the order the loads start moved its
- * CPU per request by up to 15 % (so the places rotate round by round, and each round
- * compares the geometric mean of the two calm servers with that of the two without).
- * A third was seen and is averaged: one process of a build can run cheaper or dearer
- * than another for its whole life. So there are three sessions with fresh servers, the
- * start order flipped each time, and the figure is the geometric mean of the sessions'
- * median rounds.
+ * The layer's own work is a few hundred nanoseconds of a request's tens of
+ * microseconds, well under what separates two processes of one build here, so
+ * the measurement is built around those differences rather than hoping them away:
+ *
+ * - Load from elsewhere on the machine moves every figure by tens of per cent
+ *   from one minute to the next. So the servers of a session (three of each kind)
+ *   are loaded at the same time, on one core (the load generator on the other,
+ *   where `taskset` exists), and each is compared with the others of its session.
+ * - Among servers loaded together, the place in the order the loads start moved a
+ *   server's CPU per request by up to 15 %: the places rotate, round by round, so
+ *   every server takes each place once.
+ * - One process of a build can run 10 to 30 % dearer than another for its whole
+ *   life, in either kind (profiled with `perf`: V8 left one of Node's own hot
+ *   paths, the object literal behind process.nextTick, on its slow runtime path).
+ *   So there are many processes, started together, and the figure is a ratio of
+ *   medians over all of them: a dear process of either kind does not carry it.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { builtProgram, load, log, median, removeDir, row, spawnNode, tempDir, type ReadyChild, type Row } from './helpers.ts';
 import { demoKey, endedRun } from './keyed-reads.ts';
 
-/** Sessions, each with four fresh servers: a process's own luck (see above) is averaged over them. */
-const SESSIONS = 3;
-/** Rounds per session, one per server: every server takes every place in the loads' start order. */
-const ROUNDS = 4;
+/** Sessions, each with fresh servers. */
+const SESSIONS = 4;
+/** Servers of each kind in a session. */
+const PER_KIND = 3;
 const SECONDS = 2;
 const CONNECTIONS = 4;
 const TARGET = 1.05;
@@ -60,56 +63,82 @@ function pin(pid: number, cpu: number): boolean {
   }
 }
 
-const geometricMean = (values: number[]) => Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
+/** One session's servers, each with its CPU per request (µs, the median of its rounds) per target. */
+interface Session {
+  servers: { calm: boolean; cpuUs: number[] }[];
+  pinned: boolean;
+}
 
 export async function measureRehearsalCost(): Promise<Row[]> {
-  const perSession = TARGETS.map(() => [] as number[]);
-  let pinned = true;
+  const sessions: Session[] = [];
   for (let session = 0; session < SESSIONS; session += 1) {
-    // Each session has processes of its own, started in the other order from the last one.
-    const order = session % 2 === 0 ? [true, false, false, true] : [false, true, true, false];
-    const result = await measureSession(order);
-    pinned &&= result.pinned;
-    result.ratios.forEach((rounds, i) => perSession[i].push(median(rounds)));
+    // The kinds alternate in the order the servers are started, beginning with the other kind each session.
+    const order = Array.from({ length: 2 * PER_KIND }, (_, k) => (k + session) % 2 === 0);
+    sessions.push(await measureSession(order));
   }
+  const pinned = sessions.every((s) => s.pinned);
   return TARGETS.map((t, i) => {
-    const ratio = geometricMean(perSession[i]);
+    // Each server's figure relative to its session's median: what the session's minutes had in common is divided out.
+    const relative = (calm: boolean) =>
+      sessions.flatMap((s) => {
+        const middle = median(s.servers.map((server) => server.cpuUs[i]));
+        return s.servers.filter((server) => server.calm === calm).map((server) => server.cpuUs[i] / middle);
+      });
+    const calm = relative(true);
+    const without = relative(false);
+    const ratio = median(calm) / median(without);
+    // A dear process: 10 % or more above its session's median; counted per kind, to show the layer does not make them.
+    const dear = (values: number[]) => values.filter((v) => v >= 1.1).length;
+    const perSession = sessions.map((s) => {
+      const of = (c: boolean) => median(s.servers.filter((server) => server.calm === c).map((server) => server.cpuUs[i]));
+      return (of(true) / of(false)).toFixed(3);
+    });
     return row({
       group: 'rehearsal layer',
       name: `${t.name}, --chaos calm ÷ without the layer (server CPU)`,
       value: Number(ratio.toFixed(3)),
       unit: '×',
       target: { text: `≤ ${TARGET}×`, pass: ratio <= TARGET },
-      note: `geometric mean of ${SESSIONS} sessions' medians (${ROUNDS} rounds each, 2 servers of each loaded together${pinned ? ' on one core, load on the other' : ', not pinned: no taskset'}): ${perSession[i].map((r) => r.toFixed(3)).join(' ')}`,
+      note:
+        `median of ${calm.length} calm servers ÷ median of ${without.length} without, each relative to its session (${SESSIONS} sessions of ${2 * PER_KIND} loaded together` +
+        `${pinned ? ' on one core, load on the other' : ', not pinned: no taskset'}); per session ${perSession.join(' ')}; dear processes (≥ 1.1× their session) calm ${dear(calm)}, without ${dear(without)}`,
     });
   });
 }
 
-/** Four fresh servers (true: calm), loaded together ROUNDS times; each round's ratio per target. */
-async function measureSession(order: boolean[]): Promise<{ ratios: number[][]; pinned: boolean }> {
+/** Fresh servers (true: calm), started together and loaded together round after round. */
+async function measureSession(order: boolean[]): Promise<Session> {
   const dir = await tempDir('rehearsal-cost');
   const servers: Server[] = [];
   try {
-    for (const [index, calm] of order.entries()) servers.push(await start(dir, index, calm));
+    // Started together, so that none waits idle for longer than the others before the load.
+    const started = await Promise.allSettled(order.map((calm, index) => start(dir, index, calm)));
+    for (const s of started) if (s.status === 'fulfilled') servers.push(s.value);
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
     const pinned = pin(process.pid, 0) && servers.every((s) => pin(s.child.child.pid!, 1));
-    const loadOf = (s: Server, path: string, seconds: number, measured: boolean) =>
-      load({ url: s.child.url + path, headers: { authorization: `Bearer ${s.key}` }, connections: CONNECTIONS, seconds, warmupSeconds: 0, serverPid: measured ? s.child.child.pid : undefined });
-    for (const t of TARGETS) await Promise.all(servers.map((s) => loadOf(s, t.path(s), 1, false)));
-    const ratios = TARGETS.map(() => [] as number[]);
-    for (let round = 0; round < ROUNDS; round += 1) {
+    const loadOf = (s: Server, path: string, measured: boolean) =>
+      load({ url: s.child.url + path, headers: { authorization: `Bearer ${s.key}` }, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 0, serverPid: measured ? s.child.child.pid : undefined });
+    // The load on the server started first in a round came out cheaper or dearer by its place
+    // alone; each round starts from the next server, so every server takes every place.
+    const turn = (round: number) => servers.map((_, k) => servers[(k + round) % servers.length]);
+    for (const [i, t] of TARGETS.entries()) await Promise.all(turn(i).map((s) => loadOf(s, t.path(s), false)));
+    const rounds = servers.map(() => TARGETS.map(() => [] as number[]));
+    for (let round = 0; round < servers.length; round += 1) {
       for (const [i, t] of TARGETS.entries()) {
-        // The load on the server started first in a round came out cheaper or dearer by its place
-        // alone; each round starts from the next server, so every server takes every place.
-        const turn = servers.map((_, k) => servers[(k + round) % servers.length]);
-        const byTurn = await Promise.all(turn.map((s) => loadOf(s, t.path(s), SECONDS, true)));
-        const results = servers.map((s) => byTurn[turn.indexOf(s)]);
-        for (const r of results) if (r.non2xx > 0 || r.errors > 0 || r.serverCpuUs === null) throw new Error(`${t.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-        const cpu = (calm: boolean) => geometricMean(results.filter((_, k) => servers[k].calm === calm).map((r) => r.serverCpuUs!));
-        ratios[i].push(cpu(true) / cpu(false));
-        log(`  ${t.name}, round ${round + 1}: ${cpu(true).toFixed(1)} µs/req with --chaos calm, ${cpu(false).toFixed(1)} without the layer (servers in the order they were started, ${order.map((c) => (c ? 'calm' : 'without')).join('/')}: ${results.map((r) => r.serverCpuUs!.toFixed(1)).join(', ')})`);
+        const order = turn(round);
+        const results = await Promise.all(order.map((s) => loadOf(s, t.path(s), true)));
+        for (const [k, r] of results.entries()) {
+          if (r.non2xx > 0 || r.errors > 0 || r.serverCpuUs === null) throw new Error(`${t.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+          rounds[servers.indexOf(order[k])][i].push(r.serverCpuUs);
+        }
       }
     }
-    return { ratios, pinned };
+    const measured = servers.map((s, k) => ({ calm: s.calm, cpuUs: rounds[k].map((values) => median(values)) }));
+    for (const [i, t] of TARGETS.entries()) {
+      log(`  ${t.name}: µs/req per server, in the order started: ${measured.map((s) => `${s.calm ? 'calm' : 'without'} ${s.cpuUs[i].toFixed(1)}`).join(', ')}`);
+    }
+    return { servers: measured, pinned };
   } finally {
     for (const s of servers) await s.child.stop('SIGKILL');
     await removeDir(dir);
