@@ -87,7 +87,7 @@ export async function measureRehearsalCost(): Promise<Row[]> {
     const calm = relative(true);
     const without = relative(false);
     const ratio = median(calm) / median(without);
-    // A dear process: 10 % or more above its session's median; counted per kind, to show the layer does not make them.
+    // A dear process: 10 % or more above its session's median; counted per kind, to see whether the layer makes them.
     const dear = (values: number[]) => values.filter((v) => v >= 1.1).length;
     const perSession = sessions.map((s) => {
       const of = (c: boolean) => median(s.servers.filter((server) => server.calm === c).map((server) => server.cpuUs[i]));
@@ -126,11 +126,11 @@ async function measureSession(order: boolean[]): Promise<Session> {
     const rounds = servers.map(() => TARGETS.map(() => [] as number[]));
     for (let round = 0; round < servers.length; round += 1) {
       for (const [i, t] of TARGETS.entries()) {
-        const order = turn(round);
-        const results = await Promise.all(order.map((s) => loadOf(s, t.path(s), true)));
+        const loaded = turn(round);
+        const results = await Promise.all(loaded.map((s) => loadOf(s, t.path(s), true)));
         for (const [k, r] of results.entries()) {
           if (r.non2xx > 0 || r.errors > 0 || r.serverCpuUs === null) throw new Error(`${t.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-          rounds[servers.indexOf(order[k])][i].push(r.serverCpuUs);
+          rounds[servers.indexOf(loaded[k])][i].push(r.serverCpuUs);
         }
       }
     }
