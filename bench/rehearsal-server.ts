@@ -1,11 +1,12 @@
 /**
- * understudy as `serve --clock frozen --limits off` starts it (its logger too), with or without
- * the rehearsal layer (chaos and conduct lines), for measuring what that layer
- * costs a keyed GET: both variants run from this one program, so they are the
- * same build. Prints serve's ready line and demo credentials.
- *   node bench/rehearsal-server.js --store PATH (--chaos calm | --no-rehearsal)
+ * Two simulators in one process, as `serve --clock frozen --limits off` starts one
+ * (logger too): one with the rehearsal layer and `--chaos calm`, one without the
+ * layer, each with its own store and port. What the layer costs a keyed GET is
+ * measured between the two (bench/rehearsal-cost.ts): whatever makes one process
+ * dearer than another for its whole life makes both of its simulators dearer.
+ * Prints a ready line, then one line per simulator: `calm URL KEY` and `without URL KEY`.
+ *   node bench/rehearsal-server.js --store PATH [--first calm|without]
  */
-import { describeCredentials } from '../src/cli/serve.ts';
 import { openInProcess } from '../src/library/in-process.ts';
 
 const flag = (name: string) => {
@@ -14,15 +15,24 @@ const flag = (name: string) => {
 };
 const storePath = flag('--store');
 if (!storePath) throw new Error('--store PATH is required');
-const rehearsal = !process.argv.includes('--no-rehearsal');
+// The simulator opened first is the first to run the shared code: the bench alternates which.
+const first = flag('--first') === 'without' ? 'without' : 'calm';
 
-const built = await openInProcess({ storePath, seed: '1', env: 'test', clock: 'frozen', limits: false, chaos: flag('--chaos'), rehearsal, logger: true });
-const { credentials } = built.seedDemo();
-const address = await built.app.listen({ host: '127.0.0.1', port: 0 });
-process.stdout.write(`understudy listening on http://127.0.0.1:${new URL(address).port}\n${describeCredentials(credentials)}\n`);
+async function open(kind: 'calm' | 'without') {
+  const rehearsal = kind === 'calm';
+  const built = await openInProcess({ storePath: `${storePath}.${kind}`, seed: '1', env: 'test', clock: 'frozen', limits: false, chaos: rehearsal ? 'calm' : undefined, rehearsal, logger: true });
+  const { credentials } = built.seedDemo();
+  const key = credentials.find((c) => c.profile === 'local_custody' && c.accountType === 'evm');
+  if (!key) throw new Error('the demo data has no local_custody evm key');
+  const address = await built.app.listen({ host: '127.0.0.1', port: 0 });
+  return { kind, built, url: `http://127.0.0.1:${new URL(address).port}`, key: key.secret };
+}
+
+const simulators = [await open(first), await open(first === 'calm' ? 'without' : 'calm')];
+process.stdout.write(`understudy listening on ${simulators.map((s) => s.url).join(' ')}\n${simulators.map((s) => `${s.kind} ${s.url} ${s.key}`).join('\n')}\n`);
 
 const stop = async () => {
-  await built.close();
+  for (const s of simulators) await s.built.close();
 };
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

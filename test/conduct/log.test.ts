@@ -54,10 +54,14 @@ const lineArb: fc.Arbitrary<NewConductLine> = fc
     return line;
   });
 
-/** The model: every line kept as given, with its position, the oldest of a key dropped past `perKey`. */
-function model(lines: NewConductLine[], perKey: number): Map<string, ConductLine[]> {
+/**
+ * The model: every line kept as given, with its position, the oldest of a key dropped
+ * past `perKey`; past `keysTracked` keys, the key first seen goes, with its lines.
+ */
+function model(lines: NewConductLine[], perKey: number, keysTracked = Infinity): Map<string, ConductLine[]> {
   const byKey = new Map<string, ConductLine[]>();
   lines.forEach((line, i) => {
+    if (!byKey.has(line.keyId) && byKey.size >= keysTracked) byKey.delete(byKey.keys().next().value as string);
     const kept = byKey.get(line.keyId) ?? [];
     kept.push({ ...line, seq: i + 1 });
     byKey.set(line.keyId, kept.slice(-perKey));
@@ -74,6 +78,24 @@ describe('the conduct log in rows of numbers', () => {
         const expected = model(lines, perKey);
         expect(log.keys().sort()).toEqual([...expected.keys()].sort());
         for (const [key, kept] of expected) expect(log.linesOf(key)).toEqual(kept);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keys interleaved, dropped past the keys tracked and seen again, each keep exactly their own lines (property)', () => {
+    // The log keeps the last key's rows at hand: a key dropped and seen again, or a reset, must not write to old rows.
+    fc.assert(
+      fc.property(fc.array(lineArb, { maxLength: 200 }), fc.integer({ min: 1, max: 3 }), fc.nat(200), (lines, keysTracked, resetAt) => {
+        const log = new ConductLog({ linesPerKey: 20, keysTracked });
+        lines.forEach((line, i) => {
+          if (i === resetAt) log.clear();
+          log.record(line);
+        });
+        const kept = resetAt < lines.length ? lines.slice(resetAt) : lines;
+        const expected = model(kept, 20, keysTracked);
+        expect(log.keys()).toEqual([...expected.keys()]);
+        for (const [key, rows] of expected) expect(log.linesOf(key)).toEqual(rows);
       }),
       { numRuns: 300 },
     );

@@ -25,6 +25,8 @@ export class ConductLog {
   private targetIds = new Map<string, number>();
   private compactAt: number;
   private seq = 0;
+  private lastKeyId: string | null = null;
+  private lastLines: LineRows | undefined = undefined;
 
   /** The bounds are the module's constants; tests lower them to reach the edges. */
   constructor(bounds: { linesPerKey?: number; keysTracked?: number; targetsBeforeCompacting?: number } = {}) {
@@ -59,12 +61,15 @@ export class ConductLog {
 
   /** Copies the facts into the key's rows (the caller may fill the same object again). */
   recordFacts(facts: LineFacts): void {
-    let lines = this.byKey.get(facts.keyId);
+    // A rehearsal is mostly one key's requests in a row: its rows are at hand without a lookup.
+    let lines = facts.keyId === this.lastKeyId ? this.lastLines : this.byKey.get(facts.keyId);
     if (lines === undefined) {
       if (this.byKey.size >= this.keysTracked) this.byKey.delete(this.byKey.keys().next().value as string);
       lines = new LineRows(this.linesPerKey);
       this.byKey.set(facts.keyId, lines);
     }
+    this.lastKeyId = facts.keyId;
+    this.lastLines = lines;
     lines.push(++this.seq, facts);
   }
 
@@ -99,6 +104,8 @@ export class ConductLog {
   /** A new rehearsal: no lines. (Numbers already given to routes and targets stay valid: the recorder holds its routes'.) */
   clear(): void {
     this.byKey.clear();
+    this.lastKeyId = null;
+    this.lastLines = undefined;
     this.seq = 0;
   }
 

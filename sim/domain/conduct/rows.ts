@@ -99,7 +99,8 @@ export class LineRows {
     else {
       slot = this.start;
       this.start = (this.start + 1) % this.capacity;
-      this.extras.delete(slot);
+      // Most keys' lines have no extras (reads): no lookup then.
+      if (this.extras.size !== 0) this.extras.delete(slot);
     }
     const at = slot * STRIDE;
     const rows = this.rows;

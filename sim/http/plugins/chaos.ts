@@ -22,8 +22,12 @@ import { afterRealMs } from '../../runtime/delay.ts';
  */
 declare module 'fastify' {
   interface FastifyRequest {
-    /** What chaos decided for this request (null: nothing). */
-    chaosDecision: ChaosDecision | null;
+    /**
+     * What chaos decided for this request (null or absent: nothing). Set only while a
+     * profile injects, so a request chaos leaves alone carries no field for it: a
+     * decorator would cost every request's construction a store.
+     */
+    chaosDecision?: ChaosDecision | null;
   }
 }
 
@@ -84,8 +88,6 @@ function trickleAnswer(reply: FastifyReply, totalMs: number): void {
 }
 
 export function installChaos(app: FastifyInstance, chaos: ChaosEngine, conduct: ConductLog, recorder: ConductRecorder): void {
-  app.decorateRequest('chaosDecision', null);
-
   // A reset starts a new rehearsal: the conduct log is emptied and the fault stream restarts.
   const resetDone = (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     if (reply.statusCode === 200) {

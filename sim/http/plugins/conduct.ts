@@ -9,10 +9,11 @@ import { chaosBit, type ConductLog, type LineExtras, type LineFacts } from '../.
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** A run read's answer: whether the run it showed had ended (noteRunRead). */
-    runTerminal: boolean | null;
-    /** A run read's answer: the run's row as the store holds it, whose target is worked out once per row (noteRunRead). */
-    runRow: { readonly id: string } | null;
+    /**
+     * A run read's answer: the run's row as the store holds it (noteRunRead), whose status
+     * says whether the run had ended and whose target is worked out once per row.
+     */
+    runRow: { readonly id: string; readonly status: RunStatus } | null;
     /** An accept's answer: the reservation it holds, in atomic units (noteReservation). Set on accepts only. */
     reservedAtomic?: string;
   }
@@ -20,13 +21,11 @@ declare module 'fastify' {
 
 /** The conduct fact every run read gives, declared so each request starts with it (one shape for all requests). */
 export function installConductFacts(app: FastifyInstance): void {
-  app.decorateRequest('runTerminal', null);
   app.decorateRequest('runRow', null);
 }
 
 /** A run read answered with this run: the polling rule needs to know whether it had ended (spec 4.6). */
 export function noteRunRead(request: FastifyRequest, run: { readonly id: string; readonly status: RunStatus }): void {
-  request.runTerminal = isTerminal(run.status);
   request.runRow = run;
 }
 
@@ -54,6 +53,13 @@ const chaosBitsOf = (decision: ChaosDecision | null): number => {
   return (decision.latencyMs > 0 ? chaosBit('latency') : 0) | (decision.fault ? chaosBit(decision.fault) : 0);
 };
 
+/** A run read's target: the first 64 bits of its keyed hash, and the key's prefix it was made with. */
+interface RunTarget {
+  high: number;
+  low: number;
+  prefixOf: string;
+}
+
 /** Faults whose line is written when they happen, before the answer would have been. */
 const recordedEarly = (decision: ChaosDecision | null) => decision !== null && (decision.fault === 'reset' || decision.fault === 'lost-after-commit');
 
@@ -75,7 +81,7 @@ export class ConductRecorder {
    * frozen and replaced on every change; an entry lives while the store holds its row,
    * and holds nothing a line could not (the row is the store's, the value a hash).
    */
-  private readonly runTargets = new WeakMap<object, { high: number; low: number; prefixOf: string }>();
+  private readonly runTargets = new WeakMap<object, RunTarget>();
   /** Filled again for each line (the log copies it): recording a read allocates nothing of its own. */
   private readonly facts: LineFacts = { keyId: '', routeId: 0, atMs: 0, realMs: 0, status: 0, answered: true, chaosBits: 0, targetId: 0, targetHashed: false, targetHigh: 0, targetLow: 0, runTerminal: -1, extras: null };
 
@@ -119,7 +125,7 @@ export class ConductRecorder {
     if (method === 'HEAD') return null;
     const record = this.forRoute(method, url);
     return (request, reply) => {
-      const decision = request.chaosDecision;
+      const decision = request.chaosDecision ?? null;
       if (!recordedEarly(decision)) record(request, reply, reply.statusCode, true, decision);
     };
   }
@@ -133,10 +139,15 @@ export class ConductRecorder {
     // Lines are compared route with route, so a path's target hashes only what follows the
     // route's fixed part (a run read: the run id), unless the client spelled that part otherwise.
     const fixed = url.slice(0, url.indexOf(':') === -1 ? url.length : url.indexOf(':'));
+    // This route's last run read (a path the store's row names, so it holds nothing a line could not).
+    let lastRow: object | null = null;
+    let lastPath = '';
+    let lastTarget: RunTarget | undefined;
     return (request, reply, status, answered, decision) => {
       const key = request.apiKey;
       if (!key) return;
       const path = request.url;
+      const row = request.runRow;
       const facts = this.facts;
       facts.keyId = key.id;
       facts.routeId = routeId;
@@ -149,21 +160,30 @@ export class ConductRecorder {
         facts.targetId = routeTarget;
         facts.targetHashed = false;
       } else {
-        const tail = path.startsWith(fixed) ? path.slice(fixed.length) : path;
-        const row = request.runRow;
-        // A run read that names its run as the store does (the usual spelling) hashes the same text
-        // as any other read of that path, refused ones included; it is worked out once per row.
-        let target = row !== null && row.id === tail ? this.runTargets.get(row) : undefined;
-        if (target === undefined || target.prefixOf !== this.prefixOf) {
-          const digest = this.digest(tail);
-          target = { high: digest.readUInt32BE(0), low: digest.readUInt32BE(4), prefixOf: this.prefixOf };
-          if (row !== null && row.id === tail) this.runTargets.set(row, target);
+        let target = lastTarget;
+        // A poller reads one run again and again: the same row, spelled the same, is the same target.
+        if (target === undefined || row === null || row !== lastRow || path !== lastPath || target.prefixOf !== this.prefixOf) {
+          const tail = path.startsWith(fixed) ? path.slice(fixed.length) : path;
+          // A run read that names its run as the store does (the usual spelling) hashes the same text
+          // as any other read of that path, refused ones included; it is worked out once per row.
+          const named = row !== null && row.id === tail;
+          target = named ? this.runTargets.get(row) : undefined;
+          if (target === undefined || target.prefixOf !== this.prefixOf) {
+            const digest = this.digest(tail);
+            target = { high: digest.readUInt32BE(0), low: digest.readUInt32BE(4), prefixOf: this.prefixOf };
+            if (named) this.runTargets.set(row, target);
+          }
+          if (named) {
+            lastRow = row;
+            lastPath = path;
+            lastTarget = target;
+          }
         }
         facts.targetHashed = true;
         facts.targetHigh = target.high;
         facts.targetLow = target.low;
       }
-      facts.runTerminal = request.runTerminal !== null && status === 200 ? (request.runTerminal ? 1 : 0) : -1;
+      facts.runTerminal = row !== null && status === 200 ? (isTerminal(row.status) ? 1 : 0) : -1;
       facts.extras = hasBody || status === 429 ? this.extrasOf(request, reply, status, hasBody) : null;
       this.log.recordFacts(facts);
     };
