@@ -1,3 +1,5 @@
+import { lastIsoFormatter } from '../context.ts';
+
 /**
  * Per-request facts that are not ledger state: the request log (spec 5: route,
  * method, time and status only) and key usage (lastUsedAt, requestsLast24h).
@@ -31,6 +33,8 @@ const DAY_MINUTES = 24 * 60;
 export class Telemetry {
   private requests: RequestLogEntry[] = [];
   private usage = new Map<string, KeyUsage>();
+  /** Every keyed request sets its key's lastUsedAt, twice (arrival, then its instant). */
+  private readonly isoAt = lastIsoFormatter();
 
   constructor(state?: TelemetryState) {
     if (state) this.restore(state);
@@ -52,7 +56,7 @@ export class Telemetry {
     if (last && last[0] === minute) last[1] += 1;
     else usage.minutes.push([minute, 1]);
     while (usage.minutes.length > 0 && usage.minutes[0][0] <= minute - DAY_MINUTES) usage.minutes.shift();
-    usage.lastUsedAt = new Date(atMs).toISOString();
+    usage.lastUsedAt = this.isoAt(atMs);
     this.usage.set(keyId, usage);
   }
 
@@ -62,7 +66,7 @@ export class Telemetry {
    */
   lastUsedAt(keyId: string, atMs: number): void {
     const usage = this.usage.get(keyId);
-    if (usage) usage.lastUsedAt = new Date(atMs).toISOString();
+    if (usage) usage.lastUsedAt = this.isoAt(atMs);
   }
 
   usageOf(keyId: string, nowMs: number): { lastUsedAt: string | null; requestsLast24h: number } {

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { errors } from '../../domain/errors.ts';
+import { lastIsoFormatter } from '../../domain/context.ts';
 import { prependRouteHook, scopeOf, unmatchedScope } from './route-scope.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { Telemetry } from '../../domain/keys/index.ts';
@@ -44,17 +45,7 @@ export interface LifecycleDependencies {
 }
 
 export function installLifecycle(app: FastifyInstance, { clock, store, telemetry, controlToken: token, catchUpUnlessBusy, answeredFor }: LifecycleDependencies): void {
-  // The ISO text of the last instant formatted: on a frozen clock (and within a
-  // millisecond on a realtime one) every request formats the same instant.
-  let lastMs = Number.NaN;
-  let lastIso = '';
-  const isoAt = (ms: number): string => {
-    if (ms !== lastMs) {
-      lastIso = new Date(ms).toISOString();
-      lastMs = ms;
-    }
-    return lastIso;
-  };
+  const isoAt = lastIsoFormatter();
 
   const logRequest = (request: FastifyRequest, reply: FastifyReply, route: string) => {
     telemetry.log({ at: isoAt(clock.now()), method: request.method, route, status: reply.statusCode, keyId: request.apiKey?.id ?? null });
