@@ -12,6 +12,7 @@ import { registerRoutes } from './http/routes/index.ts';
 import { createServices, type Services } from './domain/services.ts';
 import { readChainScriptText } from './runtime/chain-script-file.ts';
 import { createRehearsal, installRehearsal, type Rehearsal } from './http/rehearsal.ts';
+import { warmNextTick } from './runtime/tick-warmup.ts';
 
 /** Spec 8: request bodies up to 262144 bytes. */
 export const BODY_LIMIT_BYTES = 262_144;
@@ -44,6 +45,7 @@ export async function buildSimulator(
     rehearsal?: boolean;
   },
 ): Promise<BuiltSimulator> {
+  await warmNextTick();
   const sim = await Simulator.open(options);
   // Wired once, here: each service gets only what it declares.
   const services = createServices({
