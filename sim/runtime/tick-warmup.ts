@@ -1,6 +1,6 @@
 /**
- * Node's own `process.nextTick`, run ten thousand times before the first simulator
- * of a process serves (buildSimulator awaits it; later ones find it done).
+ * Node's own `process.nextTick`, run ten thousand times when the first simulator of a
+ * process starts listening (buildSimulator's onListen hook; later ones find it done).
  *
  * Why: Node builds each tick as an object literal with two computed symbol keys.
  * Measured with `perf` on Node 20 (V8 11.3), every simulator process built them
@@ -8,7 +8,7 @@
  * request, from Node's streams) while a bare Fastify server never did; with these
  * ticks run first no process did, and a keyed GET took about a fifth less server CPU
  * (docs/benchmarks.md, "nextTick"). A thousand ticks were not enough; ten thousand
- * take a few milliseconds. The ticks do nothing: this changes no behaviour, only
+ * take 10–20 ms. The ticks do nothing: this changes no behaviour, only
  * when V8 settles on how to build them.
  */
 const BATCHES = 10;
