@@ -7,9 +7,10 @@
  * through V8's runtime (`Runtime_DefineKeyedOwnPropertyInLiteral`, about fifteen per
  * request, from Node's streams) while a bare Fastify server never did; with these
  * ticks run first no process did, and a keyed GET took about a fifth less server CPU
- * (docs/benchmarks.md, "nextTick"). A thousand ticks were not enough; ten thousand
- * take 10–20 ms. The ticks do nothing: this changes no behaviour, only
- * when V8 settles on how to build them.
+ * (docs/benchmarks.md, "two costs every request paid"). A thousand or three thousand
+ * ticks were not enough; ten thousand take 10–20 ms, hence after listening, not before.
+ * The ticks do nothing: this changes no behaviour, only when V8 settles on how to
+ * build them.
  */
 const BATCHES = 10;
 const PER_BATCH = 1000;
