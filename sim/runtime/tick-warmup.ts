@@ -9,9 +9,9 @@
  * ticks run first no process did, and a keyed GET took about a fifth less server CPU
  * (docs/benchmarks.md, "two costs every request paid"). `%DebugPrint(process.nextTick)`
  * (--allow-natives-syntax) shows how: without the warm-up, the literal's property
- * definitions after the first go MEGAMORPHIC within the first second of load, so
- * V8's optimised code calls the runtime for them; run hot first, nextTick is optimised
- * while they are MONOMORPHIC and they stay so. A thousand or three thousand
+ * definitions after the first are MEGAMORPHIC seconds after the start, before any
+ * load, so V8's optimised code calls the runtime for them; run hot at listen, nextTick
+ * is optimised while they are MONOMORPHIC and they stay so. A thousand or three thousand
  * ticks were not enough; ten thousand take 10–20 ms, hence after listening, not before.
  * The ticks do nothing: this changes no behaviour, only when V8 settles on how to
  * build them.
