@@ -160,20 +160,12 @@ export class ConductRecorder {
         facts.targetId = routeTarget;
         facts.targetHashed = false;
       } else {
-        let target = lastTarget;
         // A poller reads one run again and again: the same row, spelled the same, is the same target.
-        if (target === undefined || row === null || row !== lastRow || path !== lastPath || target.prefixOf !== this.prefixOf) {
+        let target = row !== null && row === lastRow && path === lastPath && lastTarget?.prefixOf === this.prefixOf ? lastTarget : undefined;
+        if (target === undefined) {
           const tail = path.startsWith(fixed) ? path.slice(fixed.length) : path;
-          // A run read that names its run as the store does (the usual spelling) hashes the same text
-          // as any other read of that path, refused ones included; it is worked out once per row.
-          const named = row !== null && row.id === tail;
-          target = named ? this.runTargets.get(row) : undefined;
-          if (target === undefined || target.prefixOf !== this.prefixOf) {
-            const digest = this.digest(tail);
-            target = { high: digest.readUInt32BE(0), low: digest.readUInt32BE(4), prefixOf: this.prefixOf };
-            if (named) this.runTargets.set(row, target);
-          }
-          if (named) {
+          target = this.targetOf(tail, row);
+          if (row !== null && row.id === tail) {
             lastRow = row;
             lastPath = path;
             lastTarget = target;
@@ -187,6 +179,21 @@ export class ConductRecorder {
       facts.extras = hasBody || status === 429 ? this.extrasOf(request, reply, status, hasBody) : null;
       this.log.recordFacts(facts);
     };
+  }
+
+  /**
+   * The target of a path's variable part. A run read that names its run as the store does
+   * (the usual spelling) hashes the same text as any other read of that path, refused ones
+   * included; it is worked out once per row.
+   */
+  private targetOf(tail: string, row: { readonly id: string } | null): RunTarget {
+    const named = row !== null && row.id === tail;
+    const known = named ? this.runTargets.get(row) : undefined;
+    if (known !== undefined && known.prefixOf === this.prefixOf) return known;
+    const digest = this.digest(tail);
+    const target = { high: digest.readUInt32BE(0), low: digest.readUInt32BE(4), prefixOf: this.prefixOf };
+    if (named) this.runTargets.set(row, target);
+    return target;
   }
 
   /** What an accept, a quote creation or a 429 adds to its line. */
