@@ -52,6 +52,8 @@ export async function runSide(options: { url: string; key: string; probes: Probe
     }
     outcomes.set(probe.id, outcome);
     options.onAnswer?.(probe, outcome);
+    // Every later probe is built on the key; a refused key would only collect refusals.
+    if (probe.id === 'key' && !isSkip(outcome) && outcome.status !== 200) break;
   }
   return outcomes;
 }
