@@ -1,5 +1,5 @@
 import { open, stated, type Tag } from './decisions.ts';
-import type { Difference } from './compare.ts';
+import type { Difference } from './difference.ts';
 import type { AnswerKind, FieldRule } from './spec-fields.ts';
 import { nameOf, parentOf, type PathShape, type Shape } from './shape.ts';
 

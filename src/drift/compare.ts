@@ -1,20 +1,13 @@
 import { open, stated, type Tag } from './decisions.ts';
+import type { Difference } from './difference.ts';
 import type { Expectation, ProbeDef } from './probes/types.ts';
+
+export type { Difference } from './difference.ts';
 import { compareShapes } from './compare-shapes.ts';
 import { ERROR } from './spec-fields.ts';
 import { shapeOf } from './shape.ts';
 import type { Exchange } from './wire.ts';
 
-/** One way the service's answer differs from the simulator's, with both values and who answers for it. */
-export interface Difference {
-  /** What differs: status, error code, message, a header, a field, a relation, the description. */
-  aspect: 'status' | 'code' | 'message' | 'header' | 'field' | 'type' | 'form' | 'enum' | 'relation' | 'description';
-  /** Where: a path in the body (`quote.contractHash`), a header name, a relation. */
-  where: string;
-  service: string;
-  simulator: string;
-  tag: Tag;
-}
 
 const errorOf = (answer: Exchange) => {
   const error = (answer.body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;

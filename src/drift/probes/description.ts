@@ -1,4 +1,4 @@
-import type { Difference } from '../compare.ts';
+import type { Difference } from '../difference.ts';
 import { open, stated } from '../decisions.ts';
 import type { Exchange } from '../wire.ts';
 import { objectOf, type ProbeDef } from './types.ts';

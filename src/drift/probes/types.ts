@@ -1,4 +1,5 @@
 import type { Tag } from '../decisions.ts';
+import type { Difference } from '../difference.ts';
 import type { AnswerKind } from '../spec-fields.ts';
 import type { Exchange, ProbeRequest } from '../wire.ts';
 
@@ -50,7 +51,7 @@ export interface ProbeDef {
   /** Spec relations inside one side's answer (a quote's fee split ...): each broken one, in words. */
   relations?(answer: Exchange): string[];
   /** A comparison of its own (the description), instead of the shape of fields. */
-  compare?(service: Exchange, simulator: Exchange): import('../compare.ts').Difference[];
+  compare?(service: Exchange, simulator: Exchange): Difference[];
 }
 
 /** Spec 4: a JSON answer body's object, or undefined. */
