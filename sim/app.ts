@@ -13,9 +13,13 @@ import { createServices, type Services } from './domain/services.ts';
 import { readChainScriptText } from './runtime/chain-script-file.ts';
 import { createRehearsal, installRehearsal, type Rehearsal } from './http/rehearsal.ts';
 import { warmNextTick } from './runtime/tick-warmup.ts';
+import { installStopping } from './http/plugins/stopping.ts';
 
 /** Spec 8: request bodies up to 262144 bytes. */
 export const BODY_LIMIT_BYTES = 262_144;
+
+/** How long a stop lets requests in flight finish before their connections are closed (docs/limits.md). */
+export const STOP_GRACE_MS = 5_000;
 
 export interface BuiltSimulator {
   app: FastifyInstance;
@@ -24,7 +28,12 @@ export interface BuiltSimulator {
   services: Services;
   /** Chaos and conduct tracking (docs/rehearsal.md). */
   rehearsal: Rehearsal;
-  /** Stops; what the store could not write at the end (see Simulator.close), or null. */
+  /**
+   * Stops: no new connections, idle ones closed at once, requests in flight
+   * finish (at most STOP_GRACE_MS) and their connections close with them, any
+   * further request is answered 503; then the store's last checkpoint. What the
+   * store could not write at the end (see Simulator.close), or null.
+   */
   close(): Promise<Error | null>;
 }
 
@@ -74,6 +83,8 @@ export async function buildSimulator(
     schemaController: { compilersFactory: { buildValidator: lazyValidators(), buildSerializer: lazySerializers() } },
   });
   installErrorHandling(app, sim.controlToken);
+  // First of the hooks: a request arriving during a stop is refused before anything else runs.
+  const stopping = installStopping(app);
   installJsonBody(app);
   installOpenApi(app);
   const rehearsing = options.rehearsal !== false;
@@ -107,7 +118,16 @@ export async function buildSimulator(
     async close() {
       if (closed) return null;
       closed = true;
-      await app.close();
+      stopping.begin();
+      // Fastify stops listening and Node closes the idle keep-alive connections at once;
+      // the busy ones close after their answers (Connection: close), or here at the latest.
+      const closing = app.close();
+      const late = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
+      try {
+        await closing;
+      } finally {
+        clearTimeout(late);
+      }
       return sim.close();
     },
   };
