@@ -101,7 +101,8 @@ export async function startUnderstudy(options: UnderstudyOptions = {}): Promise<
       control,
       v1: client(key).v1,
       client,
-      reset: () => sim.importSnapshot(JSON.parse(start)),
+      // After stop() the store is closed: refused before anything is touched, so nothing is left open.
+      reset: () => (stopped ? Promise.reject(new Error('understudy: reset() after stop(): this simulator has stopped; start a new one with startUnderstudy().')) : sim.importSnapshot(JSON.parse(start))),
       async stop() {
         if (stopped) return;
         stopped = true;
