@@ -18,7 +18,7 @@ import { installStopping } from './http/plugins/stopping.ts';
 /** Spec 8: request bodies up to 262144 bytes. */
 export const BODY_LIMIT_BYTES = 262_144;
 
-/** How long a stop lets requests in flight finish before their connections are closed (docs/limits.md). */
+/** How long a stop lets requests in flight finish before their connections are closed (docs/decisions.md, "Store and telemetry"). */
 export const STOP_GRACE_MS = 5_000;
 
 export interface BuiltSimulator {

@@ -17,7 +17,7 @@ import { charsetRefusal } from './json-body.ts';
 
 /**
  * Bytes of one import: room for the largest store of normal use (the bench's
- * 20,000-run store exports 234 MiB: 1.6 times that), docs/limits.
+ * 20,000-run store exports 234 MiB: 1.6 times that), docs/decisions.md, "Store and telemetry".
  */
 export const SNAPSHOT_BODY_LIMIT_BYTES = 384 * 1024 * 1024;
 
