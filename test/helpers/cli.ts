@@ -2,6 +2,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { HANG_GUARD_MS } from './wait.ts';
 
 /** The understudy command line as a user runs it, in its own process. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -9,11 +10,11 @@ const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 const MAIN = join(ROOT, 'src/cli/main.ts');
 
 /**
- * A child is awaited by its own signals: its exit, or its ready line. This
- * bound is no verdict, only a guard against a hang (a child that neither exits
- * nor serves): minutes, so that a machine under heavy load never reaches it.
+ * A child is awaited by its own signals: its exit, or its ready line.
+ * HANG_GUARD_MS is no verdict, only a guard against a hang (a child that
+ * neither exits nor serves).
  */
-export const HANG_GUARD_MS = 5 * 60_000;
+export { HANG_GUARD_MS };
 
 /** The line a server prints once it is listening (serve, webhook listen). */
 const LISTENING = / listening on http:\/\/\S+/;
