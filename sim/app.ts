@@ -14,6 +14,7 @@ import { readChainScriptText } from './runtime/chain-script-file.ts';
 import { createRehearsal, installRehearsal, type Rehearsal } from './http/rehearsal.ts';
 import { warmNextTick } from './runtime/tick-warmup.ts';
 import { installStopping } from './http/plugins/stopping.ts';
+import { realDeadline } from './runtime/deadline.ts';
 
 /** Spec 8: request bodies up to 262144 bytes. */
 export const BODY_LIMIT_BYTES = 262_144;
@@ -122,11 +123,11 @@ export async function buildSimulator(
       // Fastify stops listening and Node closes the idle keep-alive connections at once;
       // the busy ones close after their answers (Connection: close), or here at the latest.
       const closing = app.close();
-      const late = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
+      const cancel = realDeadline(STOP_GRACE_MS, () => app.server.closeAllConnections());
       try {
         await closing;
       } finally {
-        clearTimeout(late);
+        cancel();
       }
       return sim.close();
     },
