@@ -17,6 +17,7 @@ import { measureStartup, startupRows } from './startup.ts';
 import { measureSoak, soakRows } from './soak.ts';
 import { measureThroughput } from './throughput.ts';
 import { measureDrillCost } from './drill-cost.ts';
+import { measureImport, measureStop } from './import-stop.ts';
 
 const SMALL_RUNS = 100;
 const LARGE_RUNS = 20_000;
@@ -30,7 +31,7 @@ const machine = {
 };
 
 /** Names accepted on the command line, each selecting one measurement. */
-const SELECTABLE = ['throughput', 'drill', 'startup', 'library', 'fast-forward', 'memory', 'accept', 'soak'] as const;
+const SELECTABLE = ['throughput', 'drill', 'startup', 'library', 'fast-forward', 'memory', 'accept', 'soak', 'import', 'stop'] as const;
 const selected = process.argv.slice(2);
 for (const name of selected) {
   if (!(SELECTABLE as readonly string[]).includes(name)) throw new Error(`bench: no measurement is named '${name}' (${SELECTABLE.join(', ')})`);
@@ -91,12 +92,13 @@ async function main(): Promise<number> {
   if (wanted('library')) await phase('library', async () => libraryRows(await measureLibrary()));
   if (wanted('fast-forward')) await phase('clock fast-forward', async () => fastForwardRows(await measureFastForward(SMALL_LOGS), await measureFastForward(LOGS)));
   if (wanted('soak')) await phase('soak', async () => soakRows(await measureSoak()));
+  if (wanted('stop')) await phase('stop under load', measureStop);
 
   // The populated stores are built once and used by the memory and accept measurements.
   const dirs: string[] = [];
   let small: PopulatedStore | null = null;
   let large: PopulatedStore | null = null;
-  if (wanted('memory') || wanted('accept')) await phase('populate stores', async () => {
+  if (wanted('memory') || wanted('accept') || wanted('import')) await phase('populate stores', async () => {
     const smallDir = await tempDir('small');
     const largeDir = await tempDir('large');
     dirs.push(smallDir, largeDir);
@@ -112,6 +114,7 @@ async function main(): Promise<number> {
       const [smallAccept, largeAccept] = await measureAccept([s, l]);
       return acceptRows(smallAccept, largeAccept);
     });
+    if (wanted('import')) await phase('snapshot import', () => measureImport(l));
   }
   for (const dir of dirs) await removeDir(dir);
 

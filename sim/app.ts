@@ -14,9 +14,14 @@ import { readChainScriptText } from './runtime/chain-script-file.ts';
 import { createDrill, drillRoutes, installDrill, type Drill } from './drill/index.ts';
 import { installAnswerFacts } from './http/plugins/answer-facts.ts';
 import { warmNextTick } from './runtime/tick-warmup.ts';
+import { installStopping } from './http/plugins/stopping.ts';
+import { realDeadline } from './runtime/deadline.ts';
 
 /** Spec 8: request bodies up to 262144 bytes. */
 export const BODY_LIMIT_BYTES = 262_144;
+
+/** How long a stop lets requests in flight finish before their connections are closed (docs/decisions.md, "Store and telemetry"). */
+export const STOP_GRACE_MS = 5_000;
 
 export interface BuiltSimulator {
   app: FastifyInstance;
@@ -25,7 +30,12 @@ export interface BuiltSimulator {
   services: Services;
   /** Chaos and the conduct report (docs/drill.md). */
   drill: Drill;
-  /** Stops; what the store could not write at the end (see Simulator.close), or null. */
+  /**
+   * Stops: no new connections, idle ones closed at once, requests in flight
+   * finish (at most STOP_GRACE_MS) and their connections close with them, any
+   * further request is answered 503; then the store's last checkpoint. What the
+   * store could not write at the end (see Simulator.close), or null.
+   */
   close(): Promise<Error | null>;
 }
 
@@ -75,6 +85,8 @@ export async function buildSimulator(
     schemaController: { compilersFactory: { buildValidator: lazyValidators(), buildSerializer: lazySerializers() } },
   });
   installErrorHandling(app, sim.controlToken);
+  // First of the hooks: a request arriving during a stop is refused before anything else runs.
+  const stopping = installStopping(app);
   installJsonBody(app);
   installOpenApi(app);
   const drilling = options.drill !== false;
@@ -109,7 +121,16 @@ export async function buildSimulator(
     async close() {
       if (closed) return null;
       closed = true;
-      await app.close();
+      stopping.begin();
+      // Fastify stops listening and Node closes the idle keep-alive connections at once;
+      // the busy ones close after their answers (Connection: close), or here at the latest.
+      const closing = app.close();
+      const cancel = realDeadline(STOP_GRACE_MS, () => app.server.closeAllConnections());
+      try {
+        await closing;
+      } finally {
+        cancel();
+      }
       return sim.close();
     },
   };

@@ -18,7 +18,10 @@ import { buildListingFixtures } from '../fixtures/listings/index.ts';
 import { registerJobHandlers } from './domain/job-handlers.ts';
 import { sendWebhook, type WebhookSender } from './runtime/webhook-sender.ts';
 import { errors } from './domain/errors.ts';
-import { checkSnapshotDocument } from './domain/snapshot-check.ts';
+import { checkSnapshotSteps } from './domain/snapshot-check.ts';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+const CLOCK_MODES: readonly ClockMode[] = ['realtime', 'frozen'];
 
 /** The domain's dependencies with the store as the file store it is here (the domain sees only its port). */
 export type SimulatorDeps = Omit<ChainDeps, 'store'> & { store: FileStore<Collections> };
@@ -230,7 +233,8 @@ export class Simulator {
    * sign with secrets nobody was shown (docs/decisions.md, Threat model).
    */
   async importSnapshot(doc: SimulatorSnapshot): Promise<void> {
-    checkSnapshotDocument(doc);
+    // In steps, with a turn of the event loop after each: other requests are answered meanwhile.
+    for (const _ of checkSnapshotSteps(doc, { jobKinds: this.scheduler.kinds(), clockModes: CLOCK_MODES })) await nextTurn();
     const nowMs = Date.parse(doc.clock.now);
     const random = generatorState(doc.store.meta.random, this.seed);
     const clockState: ClockState = this.deps.clock.mode === 'frozen' ? { mode: 'frozen', valueMs: nowMs } : { mode: 'realtime', valueMs: nowMs - wallNowMs() };

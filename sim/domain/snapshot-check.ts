@@ -2,6 +2,9 @@ import { ASSETS } from './catalog/assets.ts';
 import { errors } from './errors.ts';
 import { assertBalanceInvariant } from './quotes/ledger.ts';
 import type { Balance } from './quotes/records.ts';
+import { clockInconsistency, ROWS_PER_STEP, storeInconsistency, type KnownValues } from './snapshot-meaning.ts';
+
+export type { KnownValues };
 
 /**
  * PUT /sim/snapshot checks the whole document before anything changes, so a
@@ -10,7 +13,12 @@ import type { Balance } from './quotes/records.ts';
  * MAX_IMPORT_DEPTH, which the store's recursive serializer and every reader can
  * take); the store's shape; every meta value the simulator reads; and the rows'
  * fields that loading reads (balances' invariant, the job heap, the monitor
- * index). Everything else in a row is taken as exported.
+ * index); then what the store means (snapshot-meaning.ts). Everything else in
+ * a row is taken as exported.
+ *
+ * A document can be as large as the import's body limit (hundreds of MB), so
+ * the check is a generator: it yields every few thousand values, and the
+ * caller lets other requests run at each yield (Simulator.importSnapshot).
  */
 
 /**
@@ -34,13 +42,18 @@ function showPath(parts: readonly string[]): string {
   return parts.length > 10 ? `${shown.join('.')}.…` : shown.join('.');
 }
 
+/** Values the depth walk looks at between two yields. */
+const VALUES_PER_STEP = 50_000;
+
 /** The first value nested deeper than `max` levels, walked without recursion (a deep document must not overflow the checker's own stack). */
-function tooDeep(doc: unknown, max: number): string[] | null {
+function* tooDeep(doc: unknown, max: number): Generator<void, string[] | null, void> {
+  let looked = 0;
   type Frame = { value: unknown; depth: number; key: string | null; parent: Frame | null };
   const stack: Frame[] = [{ value: doc, depth: 1, key: null, parent: null }];
   while (stack.length > 0) {
     const frame = stack.pop()!;
     const { value, depth } = frame;
+    if (++looked % VALUES_PER_STEP === 0) yield;
     if (typeof value !== 'object' || value === null) continue;
     if (depth > max) {
       const parts: string[] = [];
@@ -139,8 +152,13 @@ function metaProblem(key: string, value: unknown): Problem {
 const refuse = (parts: readonly string[], message: string) => errors.invalidInput(`body: '${showPath(parts)}' ${message}.`);
 
 /** Refuses (400 invalid_input, naming the field) the first thing wrong with an import document; returns normally when all of it can be loaded. */
-export function checkSnapshotDocument(doc: unknown): void {
-  const deep = tooDeep(doc, MAX_IMPORT_DEPTH);
+export function checkSnapshotDocument(doc: unknown, known: KnownValues): void {
+  for (const _ of checkSnapshotSteps(doc, known));
+}
+
+/** checkSnapshotDocument in steps: it yields between them (the document is not changed meanwhile), and throws the refusal. */
+export function* checkSnapshotSteps(doc: unknown, known: KnownValues): Generator<void, void, void> {
+  const deep = yield* tooDeep(doc, MAX_IMPORT_DEPTH);
   if (deep) throw refuse(deep, `is nested more than ${MAX_IMPORT_DEPTH} levels deep (the most an import may have)`);
   if (!isPlainObject(doc) || doc.format !== 'understudy-snapshot' || doc.version !== 1) {
     throw errors.invalidInput('body: not an understudy snapshot (format "understudy-snapshot", version 1, with a store).');
@@ -153,7 +171,10 @@ export function checkSnapshotDocument(doc: unknown): void {
     const problem = metaProblem(key, value);
     if (problem) throw refuse(['store', 'meta', key, ...(problem.path ? problem.path.split('.') : [])], problem.message);
   }
+  const clock = clockInconsistency(doc, store.meta, known);
+  if (clock) throw refuse(clock.path, clock.message);
   if (!isPlainObject(store.collections)) throw refuse(['store', 'collections'], 'must be an object');
+  let looked = 0;
   for (const [name, rows] of Object.entries(store.collections)) {
     if (!isPlainObject(rows)) throw refuse(['store', 'collections', name], 'must be an object of rows by id');
     const check = ROW_CHECKS[name];
@@ -161,6 +182,9 @@ export function checkSnapshotDocument(doc: unknown): void {
       if (!isPlainObject(row) || row.id !== id) throw refuse(['store', 'collections', name, id], 'must be an object whose id is its key');
       const problem = check?.(row);
       if (problem) throw refuse(['store', 'collections', name, id, ...(problem.path ? [problem.path] : [])], problem.message);
+      if (++looked % ROWS_PER_STEP === 0) yield;
     }
   }
+  const inconsistency = yield* storeInconsistency(store.collections as Record<string, Record<string, unknown>>, store.meta, known);
+  if (inconsistency) throw refuse(inconsistency.path, inconsistency.message);
 }

@@ -4,7 +4,7 @@
  * a team can keep the storm its integration must survive next to its tests.
  */
 
-/** What a fault does to one /v1 request (docs/rehearsal.md, Profiles). */
+/** What a fault does to one /v1 request (docs/drill.md, Profiles). */
 export const FAULT_KINDS = ['rate-limited', 'unavailable', 'internal-error', 'reset', 'lost-after-commit', 'slow-body'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 /** Latency is drawn on its own: it may delay a request that also meets a fault. */

@@ -56,7 +56,7 @@ export class Checkpointer {
     const inline: SnapshotFile['collections'] = {};
     // An archive from before checksums is rewritten whole, with them.
     const rewrite = forceRewrite || this.archive === null || !this.archive.framed || (this.archive.size > ARCHIVE_SLACK * memory.liveArchiveBytes && this.archive.size > ARCHIVE_MIN_REWRITE_BYTES);
-    const moved: Array<{ collection: string; id: string; slot: Slot; group: string | undefined; text: string | null }> = [];
+    const moved: Array<{ collection: string; id: string; slot: Slot; group: string | undefined }> = [];
     for (const [name, table] of memory.tables) {
       if (!memory.isArchived(name)) {
         inline[name] = Object.fromEntries(table.entries() as IterableIterator<[string, Row]>);
@@ -65,8 +65,7 @@ export class Checkpointer {
       // Named even when empty, so the set of collections survives a reopen.
       inline[name] = {};
       for (const [id, slot] of table.entries()) {
-        if (typeof slot !== 'number') moved.push({ collection: name, id, slot, group: table.groupKeyOf(id), text: JSON.stringify(slot) });
-        else if (rewrite) moved.push({ collection: name, id, slot, group: table.groupKeyOf(id), text: null });
+        if (typeof slot !== 'number' || rewrite) moved.push({ collection: name, id, slot, group: table.groupKeyOf(id) });
       }
     }
     const pendingTombstones = memory.tombstones;
@@ -90,9 +89,12 @@ export class Checkpointer {
       const generation = rewrite ? this.generation + 1 : this.generation;
       archive = rewrite ? await RowArchive.create(this.paths.archive(generation), this.fs) : previous!;
       // Tombstones first: a row deleted and written again since the last checkpoint is in `moved`.
+      // A row in memory is written out as the append reaches it, not all at the capture: rows are
+      // frozen, so the text is the same, and the append's writes let requests run between batches
+      // (an imported store puts every row in memory).
       const entries = function* () {
         for (const [collection, id] of tombstones) yield { collection, id, rowText: null };
-        for (const m of moved) yield { collection: m.collection, id: m.id, group: m.group, rowText: m.text ?? previous!.rowText(m.slot as RowPointer) };
+        for (const m of moved) yield { collection: m.collection, id: m.id, group: m.group, rowText: typeof m.slot === 'number' ? previous!.rowText(m.slot) : JSON.stringify(m.slot) };
       };
       const pointers = (await archive.append(entries())).slice(tombstones.length);
       // Rows too long to point at stay inline in the snapshot (and in memory).

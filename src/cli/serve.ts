@@ -1,3 +1,4 @@
+import { lstat } from 'node:fs/promises';
 import { openInProcess, StoreFileError, type DemoCredential, type Simulator } from '../library/in-process.ts';
 import { attachRecorder } from '../scenario/recorder.ts';
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +13,8 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: 'control-token', value: 'T', help: 'every /sim request must carry x-understudy-control-token: T' },
   { name: 'cors', value: 'ORIGIN', help: 'let pages from ORIGIN (e.g. http://localhost:5173; * for any) read the keyless /v1 routes; repeatable or comma-separated', repeatable: true },
   CHAOS_FLAG,
-  { name: 'record', value: 'FILE', help: 'record the session as a scenario FILE that replays to the same answers (needs a new store)' },
+  { name: 'record', value: 'FILE', help: 'record the session as a scenario FILE that replays to the same answers (needs a new store; FILE must not exist)' },
+  { name: 'force', help: 'with --record: replace FILE if it exists' },
   { name: 'help', help: 'print this help' },
 ];
 
@@ -55,6 +57,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const corsOrigins = typeof flags.cors === 'string' ? originsOf(flags.cors) : [];
   const chaos = typeof flags.chaos === 'string' ? await loadChaos(flags.chaos) : undefined;
   const recordTo = typeof flags.record === 'string' ? flags.record : null;
+  if (flags.force && !recordTo) throw new UsageError('--force only goes with --record FILE (it lets the recording replace FILE).');
+  // A recording is evidence: an existing file (or link, or anything else by that name) is never replaced unasked.
+  if (recordTo && !flags.force && (await lstat(recordTo).then(() => true, () => false))) {
+    throw new UsageError(`--record: ${recordTo} already exists; pass --force to replace it, or name a new file.`);
+  }
   // The recorder attaches before the app is sealed; demo credentials are known only after the store opens.
   let attach: ((app: FastifyInstance, sim: Simulator) => void) | undefined;
   let recorderStart: { demo: DemoCredential[]; demoSeededAt?: string } | null = null;

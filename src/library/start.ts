@@ -108,6 +108,8 @@ export async function startUnderstudy(options: UnderstudyOptions = {}): Promise<
       v1: client(key).v1,
       client,
       async reset() {
+        // After stop() the store is closed: refused before anything is touched, so nothing is left open.
+        if (stopped) throw new Error('understudy: reset() after stop(): this simulator has stopped; start a new one with startUnderstudy().');
         await sim.importSnapshot(JSON.parse(start));
         built.drill.startOver();
       },

@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFlags, SIMULATOR_FLAGS, UsageError } from '../../src/cli/args.ts';
-import { cli, ROOT } from '../helpers/cli.ts';
+import { cli, kill, ROOT, start } from '../helpers/cli.ts';
 
 /** Flags and paths a stranger types: refused with the flag named, before anything is written. */
 
@@ -51,6 +51,41 @@ describe('--store', () => {
 
   it('a new file in a folder yet to be made is accepted (the store creates the folder)', () => {
     expect(parseFlags(['--store', join(tmpdir(), 'understudy-not-yet', 'a', 'store.json')], SIMULATOR_FLAGS).flags.store).toMatch(/store\.json$/);
+  });
+});
+
+describe('serve --record FILE', () => {
+  it('refuses an existing FILE (a file, or a dangling link) with exit 2 naming it and --force; nothing is written', async () => {
+    const cwd = await scratch();
+    await writeFile(join(cwd, 'evidence.json'), 'the customer\'s recording\n');
+    await symlink(join(cwd, 'nowhere.json'), join(cwd, 'dangling.json'));
+    for (const file of ['evidence.json', 'dangling.json']) {
+      const result = await cli(['serve', '--port', '0', '--store', 'store.json', '--record', file], cwd);
+      expect(result.code, file).toBe(2);
+      expect(result.stderr).toBe(`--record: ${file} already exists; pass --force to replace it, or name a new file.\n`);
+    }
+    expect((await readdir(cwd)).sort()).toEqual(['dangling.json', 'evidence.json']);
+    expect(await readFile(join(cwd, 'evidence.json'), 'utf8')).toBe("the customer's recording\n");
+  });
+
+  it('--force replaces it: the session is recorded over the old file once serve stops', async () => {
+    const cwd = await scratch();
+    await writeFile(join(cwd, 'evidence.json'), 'old\n');
+    const served = start(['serve', '--port', '0', '--clock', 'frozen', '--store', 'store.json', '--record', 'evidence.json', '--force'], cwd);
+    try {
+      expect((await fetch(`${await served.ready()}/sim/clock`)).status).toBe(200);
+      served.child.kill('SIGTERM');
+      expect(await served.exited).toEqual({ code: 0, signal: null });
+      expect(JSON.parse(await readFile(join(cwd, 'evidence.json'), 'utf8')).description).toContain('serve --record');
+    } finally {
+      await kill(served);
+    }
+  });
+
+  it('--force without --record is refused naming both', async () => {
+    const result = await cli(['serve', '--port', '0', '--store', 'store.json', '--force'], await scratch());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('--force only goes with --record FILE (it lets the recording replace FILE).\n');
   });
 });
 

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HANG_GUARD_MS } from '../helpers/wait.ts';
 
 /** `npm run rehearse` end to end: the environment it hands the command, the table, the JSON report, the exit status. */
 
@@ -14,7 +15,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 function rehearseCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'rehearse', ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'rehearse', ...args], { timeout: HANG_GUARD_MS }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });

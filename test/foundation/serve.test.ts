@@ -8,6 +8,7 @@ import { hashSecret } from '../../sim/domain/keys/index.ts';
 import { startSimulator } from '../helpers/simulator.ts';
 import { removeTempDirs, tempDir, waitFor } from './support.ts';
 import { journalEntries } from '../helpers/journal.ts';
+import { HANG_GUARD_MS } from '../helpers/wait.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LISTENING = /^understudy listening on http:\/\/(127\.0\.0\.1|0\.0\.0\.0):(\d+)$/;
@@ -51,7 +52,7 @@ async function ready(served: Served, after: (lines: string[]) => boolean): Promi
     const all = served.stdout().split('\n');
     const complete = all.slice(0, -1);
     return complete.length > 0 && after(complete) ? complete : null;
-  }, 'serve to be ready', 30_000, 20);
+  }, 'serve to be ready', HANG_GUARD_MS, 20);
   const match = LISTENING.exec(lines[0]);
   expect(match, `first stdout line: ${JSON.stringify(lines[0])}`).not.toBeNull();
   expect(Number(match![2])).toBeGreaterThan(0);
@@ -63,7 +64,7 @@ const hasCredentials = (count: number) => (lines: string[]) => secretsIn(lines).
 
 async function stop(served: Served, signal: NodeJS.Signals = 'SIGTERM') {
   served.child.kill(signal);
-  const result = await Promise.race([served.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('serve did not exit')), 20_000))]);
+  const result = await Promise.race([served.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('serve did not exit')), HANG_GUARD_MS))]);
   return result;
 }
 

@@ -128,6 +128,15 @@ describe('startUnderstudy', () => {
     }
   });
 
+  it('refuses reset() after stop() with a clear error, and leaves no file or socket open', async () => {
+    const openHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'FileHandle' || r === 'TCPServerWrap').length;
+    const before = openHandles();
+    const u = await startUnderstudy();
+    await u.stop();
+    await expect(u.reset()).rejects.toThrow('understudy: reset() after stop(): this simulator has stopped; start a new one with startUnderstudy().');
+    expect(openHandles()).toBe(before);
+  });
+
   it('takes serve’s options: env production has no sim key, limits, a control token on /sim', async () => {
     const production = await start({ env: 'production', profile: 'solana_usdc' });
     expect(production.keys.sim).toBeUndefined();

@@ -286,5 +286,5 @@ describe('ledger and spend invariants under random sequences', () => {
       ),
       { numRuns: 25 },
     );
-  }, 180_000);
+  });
 });

@@ -82,5 +82,5 @@ describe('README walk', () => {
     const stopped = (url: string) => fetch(url).then(() => false, () => true);
     await waitFor(() => stopped(`http://127.0.0.1:${sim}/sim/clock`), 'the simulator to stop');
     await waitFor(() => stopped(`http://127.0.0.1:${receiver}/hooks`), 'the receiver to stop');
-  }, 180_000);
+  });
 });

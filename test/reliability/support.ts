@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from '../helpers/wait.ts';
+import { HANG_GUARD_MS, waitFor } from '../helpers/wait.ts';
 
 /** Shared helpers of the reliability suite (not a test file). */
 
@@ -90,7 +90,7 @@ export function demoSecrets(served: Served): Array<{ profile: string; accountId:
 
 export async function stop(served: Served, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   served.child.kill(signal);
-  return Promise.race([served.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`serve did not exit on ${signal}`)), 30_000))]);
+  return Promise.race([served.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`serve did not exit on ${signal}`)), HANG_GUARD_MS))]);
 }
 
 /** Kills every child still running (afterEach/afterAll). */

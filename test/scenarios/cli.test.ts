@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { HANG_GUARD_MS } from '../helpers/wait.ts';
 
 /** (f) The scenario command as a child process: exit status and --json output. */
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'scenario', ...args], { cwd: process.cwd(), timeout: 50_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'scenario', ...args], { cwd: process.cwd(), timeout: HANG_GUARD_MS }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });

@@ -225,7 +225,7 @@ describe('a full disk', () => {
     expect(target.exitCode(), target.stderr()).toBe(0);
     expect(target.stderr()).toMatch(/could not write its final checkpoint/);
     await expectOnlyAcknowledged(dir, accountId, acknowledged);
-  }, 60_000);
+  });
 
   it('through the injected failing disk (every machine): refused, not applied, reads go on, recovers, stops cleanly', async () => {
     const target = await injectedTarget();

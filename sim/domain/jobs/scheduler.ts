@@ -100,6 +100,11 @@ export class Scheduler {
     this.phased.set(kind, handler as PhasedJobHandler<unknown, unknown>);
   }
 
+  /** The kinds of job something here performs: an imported job of another kind could never run. */
+  kinds(): ReadonlySet<string> {
+    return new Set([...this.handlers.keys(), ...this.phased.keys()]);
+  }
+
   next(): Job | undefined {
     return earliestJob(this.heap, this.lookup);
   }

@@ -8,6 +8,7 @@ import type { SimulatorControl } from '../../../simulator.ts';
 import { JSON_TYPE } from '../../answer-cache.ts';
 import { AmountInput, IdParams, Uuid } from '../../schemas/common.ts';
 import { ProfileSchema, Scope } from '../../schemas/key.ts';
+import { installSnapshotBody, SNAPSHOT_BODY_LIMIT_BYTES } from '../../plugins/snapshot-body.ts';
 
 /** Control API, contract section 2: reset, clock, accounts, deposits, keys, faults, the request log. */
 const hide = { hide: true, tags: ['control'] };
@@ -116,14 +117,17 @@ export function controlCoreRoutes(app: FastifyInstance, { control, ledger, keys,
     handler: async () => ({ store: await control.checkpoint() }),
   });
 
-  app.put('/sim/snapshot', {
-    // A whole store exceeds the API's 262144-byte body limit; this control route takes up to 512 MiB.
-    bodyLimit: 512 * 1024 * 1024,
-    schema: { ...hide, body: Type.Object({ format: Type.Literal('understudy-snapshot'), version: Type.Literal(1), clock: Type.Object({ now: Type.String({ format: 'date-time' }) }, { additionalProperties: true }), store: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: false }) },
-    handler: async (request) => {
-      await control.importSnapshot(request.body as never);
-      return { ok: true, now: control.clockView().now };
-    },
+  // In a context of its own: its body is parsed as it streams, within the import's bounds (snapshot-body.ts).
+  void app.register(async (imports) => {
+    installSnapshotBody(imports);
+    imports.put('/sim/snapshot', {
+      bodyLimit: SNAPSHOT_BODY_LIMIT_BYTES,
+      schema: { ...hide, body: Type.Object({ format: Type.Literal('understudy-snapshot'), version: Type.Literal(1), clock: Type.Object({ now: Type.String({ format: 'date-time' }) }, { additionalProperties: true }), store: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: false }) },
+      handler: async (request) => {
+        await control.importSnapshot(request.body as never);
+        return { ok: true, now: control.clockView().now };
+      },
+    });
   });
 
   app.get('/sim/faults', { schema: hide, handler: async () => ({ faults: platform.faults() }) });
