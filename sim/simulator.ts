@@ -1,7 +1,8 @@
 import { createClock, initialClockState, limiterTime, monotonicMs, type ClockMode, type ClockState, type RealTime, wallNowMs } from './runtime/clock.ts';
-import { fromLegacy, isLegacyRandomState, isRandomState, ratchetStart, SeededRandom, type RandomState } from './runtime/random.ts';
+import { isRandomState, SeededRandom, ratchetStart, type RandomState } from './runtime/random.ts';
 import { SealingKey } from './runtime/sealing.ts';
-import { FileStore, type Snapshot, type StoreFs, type StoreWriteError } from './store/file-store.ts';
+import { FileStore, StoreFileError, type Snapshot, type StoreFs, type StoreWriteError } from './store/file-store.ts';
+import { STORE_VERSION_REFUSAL } from './store/snapshot-file.ts';
 import { readSealingKey, secretsPathOf, writeSealingKey } from './store/secrets-file.ts';
 import type { Collections } from './domain/collections.ts';
 import { STORE_LAYOUT } from './store/layout.ts';
@@ -108,18 +109,21 @@ export class Simulator {
     // Read before the store is opened: a file that is not one is refused before anything is written.
     const keptKey = await readSealingKey(secretsPath);
     const { store, created } = await FileStore.open<Collections>(options.storePath, () => initialSnapshot(seed, initialClockState(mode)), STORE_LAYOUT, { fs: options.storeFs });
+    // Refused before anything is written beside it (the secrets file below).
+    const stored = store.getMeta('random');
+    if (!isRandomState(stored)) {
+      await store.close();
+      throw new StoreFileError(options.storePath, `its generator state (meta.random) is not one this build reads. ${STORE_VERSION_REFUSAL}`);
+    }
     // The store remembers simulated time; a restart continues from it in the mode asked for.
     const saved = store.getMeta<ClockState>('clock') ?? initialClockState(mode);
     const savedNow = saved.mode === 'frozen' ? saved.valueMs : wallNowMs() + saved.valueMs;
     const clock = createClock(mode === 'frozen' ? { mode, valueMs: savedNow } : { mode, valueMs: Math.max(0, savedNow - wallNowMs()) });
     // A new store's key is its seed's (a PATH.secrets left by an earlier store at this path is
-    // replaced). An existing store without its PATH.secrets (a shared copy, or one from before
-    // the sidecar) gets the key it kept itself before the sidecar existed, else this seed's.
-    const legacyKey = store.getMeta<unknown>('sealingKey');
-    const sealing = new SealingKey(created ? SealingKey.fromSeed(seed) : (keptKey ?? (typeof legacyKey === 'string' ? legacyKey : SealingKey.fromSeed(seed))));
+    // replaced). An existing store without its PATH.secrets (a shared copy) gets this seed's.
+    const sealing = new SealingKey(created ? SealingKey.fromSeed(seed) : (keptKey ?? SealingKey.fromSeed(seed)));
     if (sealing.text !== keptKey) await writeSealingKey(secretsPath, sealing.text);
-    const random = new SeededRandom(generatorState(store.getMeta('random'), seed));
-    await dropStoredSecrets(store, random.snapshot());
+    const random = new SeededRandom(stored);
     // Blocks holding chain logs and reported monitor events, kept in memory (sim/domain/chains/monitor-index.ts).
     const deps: SimulatorDeps = { clock, random, sealing, store, env: options.env ?? 'test', monitorIndex: new MonitorIndex(store) };
     for (const balance of store.all('balances')) assertBalanceInvariant(balance);
@@ -228,18 +232,18 @@ export class Simulator {
    * PUT /sim/snapshot: replaces the whole state with an exported one, durably.
    * The whole document is checked first (sim/domain/snapshot-check.ts); a bad
    * one changes nothing. The sealing key stays this simulator's: an import
-   * brings state, never keyed material (a sealing key in a document from
-   * before the sidecar is dropped), so the imported destinations and monitors
+   * brings state, never keyed material (a document carrying a sealing key is
+   * refused), so the imported destinations and monitors
    * sign with secrets nobody was shown (docs/decisions.md, Threat model).
    */
   async importSnapshot(doc: SimulatorSnapshot): Promise<void> {
     // In steps, with a turn of the event loop after each: other requests are answered meanwhile.
     for (const _ of checkSnapshotSteps(doc, { jobKinds: this.scheduler.kinds(), clockModes: CLOCK_MODES })) await nextTurn();
     const nowMs = Date.parse(doc.clock.now);
-    const random = generatorState(doc.store.meta.random, this.seed);
+    const random = doc.store.meta.random;
+    if (!isRandomState(random)) throw errors.invalidInput("body.store.meta.random: required: the generator's state ({ state: 64 lowercase hex digits, counter }).");
     const clockState: ClockState = this.deps.clock.mode === 'frozen' ? { mode: 'frozen', valueMs: nowMs } : { mode: 'realtime', valueMs: nowMs - wallNowMs() };
-    const { sealingKey: _dropped, ...meta } = doc.store.meta;
-    await this.deps.store.replaceAll({ ...doc.store, meta: { ...meta, random, clock: clockState } });
+    await this.deps.store.replaceAll({ ...doc.store, meta: { ...doc.store.meta, random, clock: clockState } });
     this.deps.clock.restore(clockState);
     this.deps.random.restore(random);
     this.telemetry.restore((doc.store.meta?.telemetry as TelemetryState | undefined) ?? { requests: [], keyUsage: {} });
@@ -258,29 +262,3 @@ export class Simulator {
 /** What the control API (contract section 2) does to the simulator as a whole. */
 export type SimulatorControl = Pick<Simulator, 'reset' | 'clockView' | 'advanceClock' | 'recentRequests' | 'exportSnapshot' | 'importSnapshot' | 'storeFigures' | 'checkpoint'>;
 
-/**
- * The generator's state from what a store or snapshot holds: the ratchet state,
- * a pre-ratchet `{ seed, counter }` converted (docs/decisions.md, Threat model),
- * or the start of `seed`'s stream when there is none.
- */
-function generatorState(stored: unknown, seed: string): RandomState {
-  if (isRandomState(stored)) return { state: stored.state, counter: stored.counter };
-  if (isLegacyRandomState(stored)) return fromLegacy(stored);
-  return ratchetStart(seed);
-}
-
-/**
- * Takes what used to reveal secrets out of a store from before the ratchet and
- * the sidecar (the seed in `meta.random`, `meta.sealingKey`, the latter already
- * kept in PATH.secrets), then checkpoints, so that the snapshot file is rewritten
- * and the journal, whose lines each carried the seed, is cut.
- */
-async function dropStoredSecrets(store: FileStore<Collections>, random: RandomState): Promise<void> {
-  if (!isLegacyRandomState(store.getMeta('random')) && store.getMeta('sealingKey') == null) return;
-  store.transact((tx) => {
-    tx.setMeta('random', random);
-    // Stored as null until the checkpoint below writes a snapshot without it.
-    tx.setMeta('sealingKey', undefined);
-  });
-  await store.checkpoint();
-}

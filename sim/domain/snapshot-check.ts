@@ -135,15 +135,13 @@ const COUNTERS = ['jobSeq', 'ledgerSeq', 'notificationSeq', 'chainScriptSeq', 'p
 /** Meta the simulator reads, by key; other keys are kept as they are. */
 function metaProblem(key: string, value: unknown): Problem {
   if (key === 'random') {
-    const valid =
-      isPlainObject(value) &&
-      isCount(value.counter) &&
-      (typeof value.state === 'string' ? /^[0-9a-f]{64}$/.test(value.state) && value.seed === undefined : typeof value.seed === 'string');
-    return valid ? null : { path: '', message: "must be the generator's state ({ state: 64 lowercase hex digits, counter }), or a store's from before the ratchet ({ seed, counter })" };
+    const valid = isPlainObject(value) && isCount(value.counter) && typeof value.state === 'string' && /^[0-9a-f]{64}$/.test(value.state);
+    return valid ? null : { path: '', message: "must be the generator's state ({ state: 64 lowercase hex digits, counter })" };
   }
   if (key === 'telemetry') return telemetryProblem(value);
   if (key === 'faults') return faultsProblem(value);
-  if (key === 'sealingKey') return typeof value === 'string' ? null : { path: '', message: 'must be a string (it is dropped on import)' };
+  // A store keeps its sealing key beside it (PATH.secrets), never in what it exports or imports.
+  if (key === 'sealingKey') return { path: '', message: 'is not imported: a store keeps its sealing key in PATH.secrets, never in a snapshot' };
   if (key.startsWith('chain:')) return chainProblem(value);
   if (COUNTERS.includes(key) && !isCount(value)) return { path: '', message: 'must be a non-negative integer' };
   return null;

@@ -62,9 +62,10 @@ export class ConductRecorder {
       chaos: chaosOf(decision),
       target,
     };
-    if (group === 'accept' || group === 'quote-create') {
-      const body = request.body as { idempotencyKey?: unknown } | undefined;
-      line.bodyHash = this.hash(`body\0${JSON.stringify(body ?? null)}`);
+    // A body refused on arrival (a limit, before it was read) is not there to hash.
+    if ((group === 'accept' || group === 'quote-create') && request.body !== undefined) {
+      const body = request.body as { idempotencyKey?: unknown } | null;
+      line.bodyHash = this.hash(`body\0${JSON.stringify(body)}`);
       if (typeof body?.idempotencyKey === 'string') line.idempotencyKeyHash = this.hash(`idempotency\0${body.idempotencyKey}`);
     }
     const acceptance = request.answeredAcceptance;

@@ -44,8 +44,16 @@ export const unanswered = (line: ConductLine): boolean => !line.answered || (lin
 /** Any failure a later attempt may turn into an answer: no answer, 429 or 5xx. */
 export const failed = (line: ConductLine): boolean => !line.answered || line.status === 429 || (line.status !== null && line.status >= 500);
 
-/** The same request again: method, route and the same path and query (by their keyed hash). */
-export const sameRequest = (a: ConductLine, b: ConductLine): boolean => a.method === b.method && a.route === b.route && a.target === b.target;
+/** Requests whose body is part of what they ask: two of them are the same only with the same body. */
+const hasBody = (line: ConductLine) => line.group === 'accept' || line.group === 'quote-create';
+
+/**
+ * The same request again: method, route and the same path and query (by their keyed
+ * hash), and for a quote creation or an accept the same body. A body never read (a
+ * limit refused the request on arrival) matches none: the line cannot say what it was.
+ */
+export const sameRequest = (a: ConductLine, b: ConductLine): boolean =>
+  a.method === b.method && a.route === b.route && a.target === b.target && (!hasBody(a) || (a.bodyHash !== undefined && a.bodyHash === b.bodyHash));
 
 /** The first line after index `i` that repeats line i's request. */
 export function nextSame(lines: readonly ConductLine[], i: number): ConductLine | undefined {

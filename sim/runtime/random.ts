@@ -17,20 +17,11 @@ export interface RandomState {
   counter: number;
 }
 
-/** What stores written before the ratchet kept: the seed itself and a counter (converted on open). */
-export interface LegacyRandomState {
-  seed: string;
-  counter: number;
-}
-
 const STATE_PATTERN = /^[0-9a-f]{64}$/;
 const isCounter = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 export const isRandomState = (value: unknown): value is RandomState =>
   typeof value === 'object' && value !== null && STATE_PATTERN.test(String((value as RandomState).state)) && isCounter((value as RandomState).counter);
-
-export const isLegacyRandomState = (value: unknown): value is LegacyRandomState =>
-  typeof value === 'object' && value !== null && typeof (value as LegacyRandomState).seed === 'string' && isCounter((value as LegacyRandomState).counter);
 
 /** SHA-256 of NUL-separated parts, so that no two part lists hash the same text. */
 function digest(...parts: Array<string | Buffer>): Buffer {
@@ -45,16 +36,6 @@ function digest(...parts: Array<string | Buffer>): Buffer {
 /** The state a new store (or a reset) starts from. */
 export function ratchetStart(seed: string): RandomState {
   return { state: digest('understudy-ratchet', seed).toString('hex'), counter: 0 };
-}
-
-/**
- * A pre-ratchet position as a ratchet state: a hash of seed and counter, so the
- * converted store no longer holds the seed and the same old store converts the
- * same way every time. Secrets the old stream drew stay derivable from copies of
- * the old files; nothing in the new ones helps.
- */
-export function fromLegacy(legacy: LegacyRandomState): RandomState {
-  return { state: digest('understudy-ratchet-legacy', legacy.seed, String(legacy.counter)).toString('hex'), counter: legacy.counter };
 }
 
 /** What digest() hashes after the state in a step: the NUL separator and the part's name. */

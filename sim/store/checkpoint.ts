@@ -55,7 +55,7 @@ export class Checkpointer {
     const meta = this.inputs.meta();
     const inline: SnapshotFile['collections'] = {};
     // An archive from before checksums is rewritten whole, with them.
-    const rewrite = forceRewrite || this.archive === null || !this.archive.framed || (this.archive.size > ARCHIVE_SLACK * memory.liveArchiveBytes && this.archive.size > ARCHIVE_MIN_REWRITE_BYTES);
+    const rewrite = forceRewrite || this.archive === null || (this.archive.size > ARCHIVE_SLACK * memory.liveArchiveBytes && this.archive.size > ARCHIVE_MIN_REWRITE_BYTES);
     const moved: Array<{ collection: string; id: string; slot: Slot; group: string | undefined }> = [];
     for (const [name, table] of memory.tables) {
       if (!memory.isArchived(name)) {

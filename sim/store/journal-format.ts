@@ -57,11 +57,9 @@ const NEWLINE = 0x0a;
 /**
  * Reads a journal's bytes, checking every complete line's checksum. Only a torn
  * tail (bytes after the last newline: a crash mid-append, never acknowledged,
- * since answers wait for the flush) is left out. `unframedAllowed`: lines with
- * no checksum are read as written by a store from before checksums (a journal
- * without a header beside a version 1 or 2 snapshot).
+ * since answers wait for the flush) is left out.
  */
-export function parseJournal(path: string, bytes: Buffer, unframedAllowed: boolean): ParsedJournal {
+export function parseJournal(path: string, bytes: Buffer): ParsedJournal {
   let header: JournalHeader | null = null;
   const entries: PlacedEntry[] = [];
   let offset = 0;
@@ -71,7 +69,7 @@ export function parseJournal(path: string, bytes: Buffer, unframedAllowed: boole
     const where = `line ${line} (byte ${offset})`;
     const check = checkFrame(bytes, offset, end);
     if (check === 'damaged') throw new StoreFileError(path, `${where} does not match its checksum: the file was damaged or edited`);
-    if (check === 'unframed' && (!unframedAllowed || header !== null)) throw new StoreFileError(path, `${where} has no checksum: the file was damaged or edited`);
+    if (check === 'unframed') throw new StoreFileError(path, `${where} has no checksum: the file was damaged or edited`);
     let value: Partial<JournalEntry & JournalHeader> | null;
     try {
       value = JSON.parse(bytes.toString('utf8', offset, end));

@@ -35,8 +35,7 @@ const WRITE_BATCH = 4 << 20;
  * it is asked for, so the rows of ended runs cost memory only while in use.
  * The snapshot names the committed length and the checksum of those bytes (so
  * lines removed, repeated or reordered are found too); bytes past it were never
- * committed. Later versions of a row win over earlier ones. Archives written
- * before checksums (`framed` false) are read as they are.
+ * committed. Later versions of a row win over earlier ones.
  */
 export class RowArchive {
   private readonly fd: number;
@@ -47,8 +46,6 @@ export class RowArchive {
     private length: number,
     /** CRC-32 of the first `length` bytes. */
     private crc: number,
-    /** Whether its lines carry checksums (false: written before checksums). */
-    readonly framed: boolean,
     /** Bytes on disk past `length`: left by a checkpoint that never committed. */
     private uncommitted: number,
     /** The checksum the snapshot records for the committed bytes (checked by scan()). */
@@ -59,11 +56,11 @@ export class RowArchive {
   }
 
   /**
-   * Opens an archive whose committed part is `length` bytes with checksum `crc`
-   * (null: an archive from before checksums), changing nothing on disk; scan()
+   * Opens an archive whose committed part is `length` bytes with checksum `crc`,
+   * changing nothing on disk; scan()
    * then checks it. Null when it is absent and nothing of it was committed.
    */
-  static async open(path: string, length: number, crc: string | null, fs: StoreFs = nodeStoreFs): Promise<RowArchive | null> {
+  static async open(path: string, length: number, crc: string, fs: StoreFs = nodeStoreFs): Promise<RowArchive | null> {
     let handle: FileHandle;
     try {
       handle = await fs.open(path, 'r+');
@@ -78,12 +75,12 @@ export class RowArchive {
       await handle.close();
       throw new StoreFileError(path, `it holds ${size} bytes but the snapshot counts ${length}`);
     }
-    return new RowArchive(path, handle, length, 0, crc !== null, size - length, crc);
+    return new RowArchive(path, handle, length, 0, size - length, crc);
   }
 
   /** A new, empty archive (a checkpoint's new generation), replacing whatever was at `path`. */
   static async create(path: string, fs: StoreFs = nodeStoreFs): Promise<RowArchive> {
-    return new RowArchive(path, await fs.open(path, 'w+'), 0, 0, true, 0);
+    return new RowArchive(path, await fs.open(path, 'w+'), 0, 0, 0);
   }
 
   /**
@@ -143,22 +140,20 @@ export class RowArchive {
       base += start;
     }
     if (held > 0) throw new StoreFileError(this.path, `its last line (${lineNo + 1}, byte ${base}) is incomplete within the committed length`);
-    if (this.framed && this.checksum !== this.expected) {
+    if (this.checksum !== this.expected) {
       throw new StoreFileError(this.path, `its ${this.length} committed bytes do not match the checksum the snapshot records: lines were removed, repeated, reordered or changed`);
     }
   }
 
   private visitLine(buffer: Buffer, start: number, end: number, offset: number, lineNo: number, visit: (collection: string, id: string, pointer: RowPointer | null, group: string | null) => void): void {
-    if (this.framed) {
-      const check = checkFrame(buffer, start, end);
-      if (check !== 'ok') throw new StoreFileError(this.path, `line ${lineNo} (byte ${offset}) ${check === 'damaged' ? 'does not match its checksum' : 'has no checksum'}: the file was damaged or edited`);
-    }
+    const check = checkFrame(buffer, start, end);
+    if (check !== 'ok') throw new StoreFileError(this.path, `line ${lineNo} (byte ${offset}) ${check === 'damaged' ? 'does not match its checksum' : 'has no checksum'}: the file was damaged or edited`);
     const mark = buffer.indexOf(ROW_MARK, start);
     if (mark === -1 || mark > end) throw new StoreFileError(this.path, `line ${lineNo} (byte ${offset}) is not an archived row`);
     const header = this.header(buffer, start, mark, lineNo);
     const rowStart = mark + ROW_MARK.length;
     // The row's JSON, without the checksum and closing brace of the line's object.
-    const rowLength = (this.framed ? end - FRAME_SUFFIX_LENGTH : end - 1) - rowStart;
+    const rowLength = end - FRAME_SUFFIX_LENGTH - rowStart;
     const isTombstone = rowLength === 4 && buffer.toString('latin1', rowStart, rowStart + 4) === 'null';
     visit(header.c, header.i, isTombstone ? null : encode(offset + (rowStart - start), rowLength), header.g);
   }

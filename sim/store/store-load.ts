@@ -16,14 +16,14 @@ import type { Snapshot } from './store-types.ts';
  */
 export async function loadStore(paths: StorePaths, initial: () => Snapshot, fs: StoreFs, inputs: CheckpointInputs): Promise<{ checkpointer: Checkpointer; journal: Journal; created: boolean }> {
   const found = await readStoreFiles(paths, initial, fs);
-  const { stored, file, legacy, entries } = found;
+  const { stored, file, entries } = found;
   const memory = inputs.memory();
   const checkpointer = new Checkpointer(paths, found.document, fs, inputs);
   try {
     // Collections in the snapshot's order, archived ones included, whatever order the archive names them in.
     for (const name of Object.keys(file.collections)) memory.table(name);
     if (file.archive) {
-      const { generation, archive } = await openNamedArchive(paths, file.archive, legacy, fs);
+      const { generation, archive } = await openNamedArchive(paths, file.archive, fs);
       checkpointer.generation = generation;
       checkpointer.archive = archive;
       archive?.scan((collection, id, pointer, group) => memory.setSlot(collection, id, pointer, group));

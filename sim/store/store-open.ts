@@ -17,8 +17,6 @@ export interface StoreFiles {
   stored: SnapshotFile | null;
   /** What the store starts from: the snapshot, or the initial one of a new store. */
   file: SnapshotFile;
-  /** A snapshot from before checksums (version 1 or 2). */
-  legacy: boolean;
   journal: ParsedJournal | null;
   journalBytes: Buffer | null;
   /** The journal's changes after the snapshot. */
@@ -38,28 +36,27 @@ export async function readStoreFiles(paths: StorePaths, initial: () => Snapshot,
   const document = snapshotDocument(paths.snapshot, fs);
   await document.read();
   const stored = document.data;
-  const legacy = stored !== null && stored.version < 3;
   const journalBytes = await readJournal(paths.journal);
-  const journal = journalBytes === null ? null : parseJournal(paths.journal, journalBytes, stored === null || legacy);
+  const journal = journalBytes === null ? null : parseJournal(paths.journal, journalBytes);
   const archives = await archiveFiles(paths);
   if (stored === null) refuseLeftovers(paths, journal, journalBytes, archives);
   const file: SnapshotFile = stored ?? initial();
   const { entries, current } = stored === null ? { entries: [], current: false } : journalAfter(paths, stored, journal);
   await refuseUnacknowledgedEnd(paths, stored === null ? null : entries.length > 0 ? entries[entries.length - 1].s : file.seq);
-  return { document, stored, file, legacy, journal, journalBytes, entries, current, archives };
+  return { document, stored, file, journal, journalBytes, entries, current, archives };
 }
 
 /**
  * Opens the archive the snapshot names, changing nothing (RowArchive.scan then
  * checks it): its generation, and the archive (null: absent with nothing of it committed).
  */
-export async function openNamedArchive(paths: StorePaths, named: NonNullable<SnapshotFile['archive']>, legacy: boolean, fs: StoreFs): Promise<{ generation: number; archive: RowArchive | null }> {
+export async function openNamedArchive(paths: StorePaths, named: NonNullable<SnapshotFile['archive']>, fs: StoreFs): Promise<{ generation: number; archive: RowArchive | null }> {
   const match = /\.rows\.(\d+)$/.exec(named.file);
   if (!match || named.file !== basename(paths.archive(Number(match[1])))) {
     throw new StoreFileError(paths.snapshot, `its archive ${JSON.stringify(named.file)} is not one of this store's archive files`);
   }
   const generation = Number(match[1]);
-  return { generation, archive: await RowArchive.open(paths.archive(generation), named.length, legacy ? null : named.crc!, fs) };
+  return { generation, archive: await RowArchive.open(paths.archive(generation), named.length, named.crc!, fs) };
 }
 
 /**
@@ -70,11 +67,11 @@ export async function openNamedArchive(paths: StorePaths, named: NonNullable<Sna
  * generation of the journal now on disk.
  */
 export async function settleStoreFiles(paths: StorePaths, found: StoreFiles, archive: RowArchive | null, fs: StoreFs): Promise<number> {
-  const { stored, legacy, file, journal, journalBytes, entries } = found;
+  const { stored, file, journal, journalBytes, entries } = found;
   await removeTemporaries(paths);
   await archive?.cutUncommittedTail();
   for (const name of found.archives) if (name !== (file.archive?.file ?? null)) await RowArchive.remove(join(dirname(paths.snapshot), name));
-  const generation = stored === null || legacy ? 0 : stored.journal!;
+  const generation = stored === null ? 0 : stored.journal!;
   if (found.current) {
     // A torn last line was never acknowledged (answers wait for the flush), so it is cut off.
     if (journal!.validLength < journalBytes!.length) await truncateFile(paths.journal, journal!.validLength);
@@ -104,23 +101,16 @@ async function refuseUnacknowledgedEnd(paths: StorePaths, reached: number | null
  */
 function journalAfter(paths: StorePaths, file: SnapshotFile, journal: ParsedJournal | null): { entries: JournalEntry[]; current: boolean } {
   const snapshot = basename(paths.snapshot);
-  if (file.version < 3) {
-    // From before checksums: a journal with no header, or one this build wrote (generation 0) before converting the store.
-    if (journal === null || journal.header === null) return { entries: journal ? entriesAfter(paths.journal, journal, file.seq) : [], current: false };
-    if (journal.header.journal === 0 && journal.header.after === file.seq) return { entries: entriesAfter(paths.journal, journal, file.seq), current: true };
-  } else {
-    const expected = file.journal!;
-    if (journal === null) throw new StoreFileError(paths.journal, `it is missing, but the snapshot ${snapshot} expects journal ${expected} to follow it: its changes would be lost`);
-    if (journal.header === null) throw new StoreFileError(paths.journal, `line 1 (byte 0) is not the header naming the snapshot the journal follows (the file was emptied, cut or replaced): the snapshot ${snapshot} expects journal ${expected}`);
-    const { journal: generation, after } = journal.header;
-    if (generation === expected && after === file.seq) return { entries: entriesAfter(paths.journal, journal, file.seq), current: true };
-    // A checkpoint stopped after writing the snapshot, before starting the next journal.
-    if (generation === expected - 1 && after <= file.seq) return { entries: entriesAfter(paths.journal, journal, file.seq), current: false };
-  }
-  const header = journal.header!;
+  const expected = file.journal!;
+  if (journal === null) throw new StoreFileError(paths.journal, `it is missing, but the snapshot ${snapshot} expects journal ${expected} to follow it: its changes would be lost`);
+  if (journal.header === null) throw new StoreFileError(paths.journal, `line 1 (byte 0) is not the header naming the snapshot the journal follows (the file was emptied, cut or replaced): the snapshot ${snapshot} expects journal ${expected}`);
+  const header = journal.header;
+  if (header.journal === expected && header.after === file.seq) return { entries: entriesAfter(paths.journal, journal, file.seq), current: true };
+  // A checkpoint stopped after writing the snapshot, before starting the next journal.
+  if (header.journal === expected - 1 && header.after <= file.seq) return { entries: entriesAfter(paths.journal, journal, file.seq), current: false };
   throw new StoreFileError(
     paths.journal,
-    `its header (line 1) names journal ${header.journal} following change ${header.after}, but the snapshot ${snapshot} (change ${file.seq}) expects ${file.version < 3 ? 'none' : `journal ${file.journal}`}: the two do not belong together`,
+    `its header (line 1) names journal ${header.journal} following change ${header.after}, but the snapshot ${snapshot} (change ${file.seq}) expects journal ${file.journal}: the two do not belong together`,
   );
 }
 

@@ -203,25 +203,6 @@ describe('file store: the archive', () => {
     await store.close();
   });
 
-  it('opens a version 1 store (every row in the snapshot, as stores made before the archive are) and converts it at its first checkpoint', async () => {
-    const path = join(await tempDir(), 's.json');
-    const v1 = { format: 'understudy-store', version: 1, seq: 3, meta: { m: 1 }, collections: { cold: { a: { id: 'a', n: 1 }, b: { id: 'b', n: 2 } }, hot: { h: { id: 'h', n: 3 } }, ledger: { 'g1:1': { id: 'g1:1', n: 4, owner: 'g1' } } } };
-    await writeFile(path, JSON.stringify(v1));
-    const store = await open(path);
-    expect(store.get('cold', 'b')).toEqual({ id: 'b', n: 2 });
-    expect(store.group('ledger', 'g1')).toEqual([{ id: 'g1:1', n: 4, owner: 'g1' }]);
-    const expected = stateOf(store);
-    expect(expected).toEqual({ meta: { m: 1 }, collections: v1.collections });
-    await store.close();
-    const converted = JSON.parse(await readFile(path, 'utf8'));
-    expect(converted.version).toBe(3);
-    expect(converted.collections).toEqual({ cold: {}, hot: { h: { id: 'h', n: 3 } }, ledger: {} });
-    const again = await open(path);
-    expect(stateOf(again)).toEqual(expected);
-    expect(again.figures()).toMatchObject({ residentRows: 1, archivedRows: 3, journalLines: 0 });
-    await again.close();
-  });
-
   it('one process at a time: a second open is refused naming the lock; a lock whose process is gone is taken over', async () => {
     const path = join(await tempDir(), 's.json');
     const store = await open(path);

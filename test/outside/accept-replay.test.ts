@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accountOf, quote, RAIL, start, stopAll, tokenInput, untilEnded } from '../runs/support.ts';
 import type { TestSimulator } from '../helpers/simulator.ts';
-import { transact } from '../../sim/domain/context.ts';
 
 /**
  * Issue 13 point 8. Spec 2.10: the run of an acceptance is queued; spec 4.4 and 3.1: the
@@ -64,19 +63,5 @@ describe('a replayed acceptance', () => {
     expect(await accept(second, q.id, q.contractHash, 'replay-after-restart', first.secret('solana_sol'))).toBe(original);
     // Nothing was reserved twice: one run for the quote.
     expect((await second.json({ url: '/sim/runs' })).body.runs.filter((r: any) => r.quoteId === q.id)).toHaveLength(1);
-  });
-});
-
-describe('an acceptance stored before answers were kept', () => {
-  it('is answered with its run as it was queued, the same bytes the acceptance answered', async () => {
-    const s = await start();
-    const q = await quote(s, 'solana_sol');
-    const original = await accept(s, q.id, q.contractHash, 'replay-legacy-row');
-    const runId = JSON.parse(original).run.id;
-    await untilEnded(s, runId);
-    // The row as the simulator wrote it before: everything but the kept answer.
-    const { answer: _answer, ...legacy } = s.sim.deps.store.get('acceptances', `${accountOf(s, 'solana_sol')}:replay-legacy-row`)!;
-    transact(s.sim.deps, (tx) => tx.put('acceptances', legacy));
-    expect(await accept(s, q.id, q.contractHash, 'replay-legacy-row')).toBe(original);
   });
 });

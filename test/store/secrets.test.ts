@@ -243,7 +243,7 @@ describe('the same seed still gives the same bytes', () => {
   });
 });
 
-describe('a store written before the ratchet and PATH.secrets', () => {
+describe('a store of a development build from before the ratchet and PATH.secrets', () => {
   /**
    * A store as the code before this change left it: `meta.random = { seed, counter }`
    * and `meta.sealingKey`, no PATH.secrets. Written through the store itself, so it
@@ -268,30 +268,14 @@ describe('a store written before the ratchet and PATH.secrets', () => {
     return storePath;
   }
 
-  it('opens; the seed and the sealing key leave the store files for PATH.secrets; its destination keeps its signing secret; the conversion is the same every time', async () => {
+  it('is refused, naming the file and how to start a new one; nothing is converted or written beside it', async () => {
     const old = await legacySnapshot();
-    const answers: string[] = [];
-    for (const copy of [0, 1]) {
-      const storePath = await writeStore(old.snapshot);
-      const before = (await storeFiles(storePath)).join('\n');
-      expect(before, `copy ${copy}`).toContain('old-seed');
-      expect(before, `copy ${copy}`).toContain(old.legacyKey);
-      const { sent, send } = recordingSender();
-      const t = await startSimulator({ storePath, dir: dirname(storePath), send });
-      for (const text of await storeFiles(storePath)) {
-        expect(text).not.toContain('old-seed');
-        expect(text).not.toContain(old.legacyKey);
-      }
-      expect(JSON.parse(await readFile(`${storePath}.secrets`, 'utf8')).sealingKey).toBe(old.legacyKey);
-      const verify = await t.request({ method: 'POST', url: `/sim/destinations/${old.destinationId}/verify` });
-      expect(verify.statusCode, verify.body).toBe(200);
-      const h = sent[0].headers;
-      const secret = `whsec_${hmac(old.legacyKey, `destination:${old.destinationId}`).toString('base64url')}`;
-      expect(signatureMatches(secret, h['x-service-timestamp'], h['x-service-event-id'], sent[0].body, h['x-service-signature'])).toBe(true);
-      const account = await t.json({ method: 'POST', url: '/sim/accounts', body: { type: 'evm' } });
-      answers.push(account.body.account.id);
-      await t.close();
-    }
-    expect(answers[1]).toBe(answers[0]);
+    const storePath = await writeStore(old.snapshot);
+    await expect(startSimulator({ storePath, dir: dirname(storePath) })).rejects.toThrow(/generator state \(meta\.random\) is not one this build reads\. .*start a new store with --store NEW_PATH/);
+    // Nothing was converted: the old state is still there, and no secrets file was written beside it.
+    expect((await storeFiles(storePath)).join('\n')).toContain('old-seed');
+    await expect(readFile(`${storePath}.secrets`)).rejects.toMatchObject({ code: 'ENOENT' });
+    // A second try is refused the same way.
+    await expect(startSimulator({ storePath, dir: dirname(storePath) })).rejects.toThrow(/meta\.random/);
   });
 });

@@ -68,7 +68,7 @@ export function acceptQuote(deps: Deps, authenticated: ApiKeyRecord, rail: Rail,
     if (previous) {
       if (previous.quoteId !== quote.id) throw errors.idempotencyConflict();
       if (previous.contractHash !== body.acceptedContractHash) throw errors.contractMismatch();
-      return { replayed: true, runId: previous.runId, answer: previous.answer ?? rebuiltAnswer(tx, previous) };
+      return { replayed: true, runId: previous.runId, answer: previous.answer };
     }
 
     // 2. Spend limit.
@@ -100,17 +100,6 @@ export function acceptQuote(deps: Deps, authenticated: ApiKeyRecord, rail: Rail,
 
 function acceptanceAnswer(run: RunRecord, reservation: AcceptanceAnswer['reservation'], notice: string): AcceptanceAnswer {
   return { run: runView(run), reservation, notice };
-}
-
-/**
- * The answer of an acceptance stored before answers were kept: its run as it was
- * queued (commitAcceptance below), which is what the acceptance answered.
- */
-function rebuiltAnswer(tx: StoreTx, acceptance: AcceptanceRecord): AcceptanceAnswer {
-  const run = tx.get('runs', acceptance.runId)!;
-  const reservation = tx.get('reservations', acceptance.reservationId)!;
-  const queued: RunRecord = { ...run, status: 'queued', output: null, error: null, attempt: 1, rpcUsed: 0, deadlineAt: null, updatedAt: run.createdAt };
-  return acceptanceAnswer(queued, { id: reservation.id, quoteId: reservation.quoteId, maximumAtomic: reservation.maximumAtomic }, acceptance.notice);
 }
 
 function commitAcceptance(

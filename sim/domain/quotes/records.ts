@@ -77,8 +77,8 @@ export interface AcceptanceRecord {
   runId: string;
   reservationId: string;
   notice: string;
-  /** What the acceptance answered, kept so that a replay answers it again. Absent from rows stored before it was kept. */
-  answer?: AcceptanceAnswer;
+  /** What the acceptance answered, kept so that a replay answers it again. */
+  answer: AcceptanceAnswer;
 }
 
 export interface ReservationRecord {

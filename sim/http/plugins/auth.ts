@@ -109,9 +109,10 @@ function checker({ clock, env, keys, limits, telemetry }: AuthDependencies, conf
     const match = BEARER.exec(authorization);
     const key = match ? keys.authenticate(match[1]) : null;
     if (!key) throw errors.unauthenticated();
+    // Known before its limit is checked: a refusal for the key's rate is the key's own request (spec 5 logs it, the conduct report judges it).
+    request.apiKey = key;
     const keyWait = limits.refusal(`key:${key.id}`, key.rateLimitPerMinute, now);
     if (keyWait !== null) throw errors.keyRateLimited(keyWait);
-    request.apiKey = key;
     // Counted on arrival; lastUsedAt moves to the request's instant when that is fixed (lifecycle.ts).
     telemetry.keyUsed(key.id, now);
     if (scope && !key.scopes.includes(scope)) throw errors.missingScope();
