@@ -46,6 +46,8 @@ export interface RehearsalOptions {
   speed: number;
   /** Where the command's output goes (the command line inherits the terminal). */
   stdio?: 'inherit' | 'pipe';
+  /** Run once the command has exited, before the report is read: a test settles runs and reads the ledger over the control API at this URL. */
+  beforeReport?: (url: string) => Promise<void>;
 }
 
 export interface RehearsalResult {
@@ -85,6 +87,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalResu
     } finally {
       await stopSpeeding();
     }
+    await options.beforeReport?.(url);
     const report = await (await fetch(`${url}/sim/report`)).json() as ConductReport;
     return { report, commandExit, output };
   } finally {
