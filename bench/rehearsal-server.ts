@@ -19,8 +19,8 @@ if (!storePath) throw new Error('--store PATH is required');
 const first = flag('--first') === 'without' ? 'without' : 'calm';
 
 async function open(kind: 'calm' | 'without') {
-  const rehearsal = kind === 'calm';
-  const built = await openInProcess({ storePath: `${storePath}.${kind}`, seed: '1', env: 'test', clock: 'frozen', limits: false, chaos: rehearsal ? 'calm' : undefined, rehearsal, logger: true });
+  const drill = kind === 'calm';
+  const built = await openInProcess({ storePath: `${storePath}.${kind}`, seed: '1', env: 'test', clock: 'frozen', limits: false, chaos: drill ? 'calm' : undefined, drill, logger: true });
   const { credentials } = built.seedDemo();
   const key = credentials.find((c) => c.profile === 'local_custody' && c.accountType === 'evm');
   if (!key) throw new Error('the demo data has no local_custody evm key');

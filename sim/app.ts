@@ -11,7 +11,8 @@ import { installOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { createServices, type Services } from './domain/services.ts';
 import { readChainScriptText } from './runtime/chain-script-file.ts';
-import { createRehearsal, installRehearsal, type Rehearsal } from './http/rehearsal.ts';
+import { createDrill, drillRoutes, installDrill, type Drill } from './drill/index.ts';
+import { installAnswerFacts } from './http/plugins/answer-facts.ts';
 import { warmNextTick } from './runtime/tick-warmup.ts';
 
 /** Spec 8: request bodies up to 262144 bytes. */
@@ -22,8 +23,8 @@ export interface BuiltSimulator {
   sim: Simulator;
   /** The domain's services, as the routes are handed them. */
   services: Services;
-  /** Chaos and conduct tracking (docs/rehearsal.md). */
-  rehearsal: Rehearsal;
+  /** Chaos and the conduct report (docs/drill.md). */
+  drill: Drill;
   /** Stops; what the store could not write at the end (see Simulator.close), or null. */
   close(): Promise<Error | null>;
 }
@@ -36,13 +37,13 @@ export async function buildSimulator(
     beforeReady?: (app: FastifyInstance, sim: Simulator) => void;
     /** Origins (or '*') whose pages may read the keyless /v1 routes (serve --cors); none by default. */
     corsOrigins?: readonly string[];
-    /** serve --chaos: a built-in profile's name or a profile object (sim/chaos/profiles.ts). */
+    /** serve --chaos: a built-in profile's name or a profile object (sim/drill/profiles.ts). */
     chaos?: unknown;
     /**
      * false: no chaos and no conduct lines, and no /sim/chaos, /sim/report or /sim/conduct
-     * (the bench's measure of what the rehearsal layer costs a request). On by default.
+     * (the bench's measure of what the drill costs a purchase). On by default.
      */
-    rehearsal?: boolean;
+    drill?: boolean;
   },
 ): Promise<BuiltSimulator> {
   const sim = await Simulator.open(options);
@@ -76,20 +77,21 @@ export async function buildSimulator(
   installErrorHandling(app, sim.controlToken);
   installJsonBody(app);
   installOpenApi(app);
-  const rehearsing = options.rehearsal !== false;
-  const rehearsal = createRehearsal({ seed: String(options.seed ?? 1), chaos: options.chaos, sealing: sim.deps.sealing, now: () => sim.deps.clock.now() });
+  const drilling = options.drill !== false;
+  const drill = createDrill({ seed: String(options.seed ?? 1), chaos: options.chaos, sealing: sim.deps.sealing, now: () => sim.deps.clock.now() });
+  installAnswerFacts(app);
   installLifecycle(app, {
     clock: sim.deps.clock,
     store: sim.deps.store,
     telemetry: sim.telemetry,
     controlToken: sim.controlToken,
     catchUpUnlessBusy: () => (sim.scheduler.isBusy ? undefined : sim.catchUp()),
-    answeredFor: rehearsing ? (method, url) => rehearsal.recorder.answeredFor(method, url) : undefined,
   });
   installAuth(app, { clock: sim.deps.clock, env: sim.deps.env, keys: services.keys, limits: services.limits, telemetry: sim.telemetry });
   const browsers = installBrowserAccess(app, options.corsOrigins ?? []);
-  installRehearsal(app, rehearsing ? rehearsal : null);
-  registerRoutes(app, services, sim, rehearsing ? rehearsal : null);
+  if (drilling) installDrill(app, drill);
+  registerRoutes(app, services, sim);
+  if (drilling) drillRoutes(app, drill, (runId) => services.runs.money(runId));
   browsers.addPreflightRoutes();
   options.beforeReady?.(app, sim);
   // Once listening, not before: it costs a start about 15 ms, and its batches yield to the first requests.
@@ -103,7 +105,7 @@ export async function buildSimulator(
     app,
     sim,
     services,
-    rehearsal,
+    drill,
     async close() {
       if (closed) return null;
       closed = true;

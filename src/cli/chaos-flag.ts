@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { isBuiltIn, parseProfile, ProfileError, type ChaosProfile } from '../../sim/chaos/profiles.ts';
+import { isBuiltIn, parseProfile, ProfileError, type ChaosProfile } from '../../sim/drill/profiles.ts';
 import { UsageError, type FlagSpec } from './args.ts';
 
 /** `--chaos calm|flaky|storm|FILE` (contract: serve --chaos), shared by serve and rehearse. */
-export const CHAOS_FLAG: FlagSpec = { name: 'chaos', value: 'calm|flaky|storm|FILE', help: 'seeded network chaos on /v1: a built-in profile or a JSON profile file (docs/rehearsal.md)' };
+export const CHAOS_FLAG: FlagSpec = { name: 'chaos', value: 'calm|flaky|storm|FILE', help: 'seeded network chaos on /v1: a built-in profile or a JSON profile file (docs/drill.md)' };
 
 /** The profile a --chaos value names; a usage error naming the flag (and the field) when it names none. */
 export async function loadChaos(value: string): Promise<ChaosProfile> {

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openInProcess } from '../library/in-process.ts';
-import type { ChaosProfile } from '../../sim/chaos/profiles.ts';
+import type { ChaosProfile } from '../../sim/drill/profiles.ts';
 import type { SimConductReport as ConductReport } from '../client/conduct-report.ts';
 import { createClient } from '../client/index.ts';
 import type { Profile } from '../client/types.ts';
@@ -14,7 +14,7 @@ import { reportTable } from './report-table.ts';
 export const REHEARSE_FLAGS: FlagSpec[] = [
   CHAOS_FLAG,
   { name: 'seed', value: 'N', help: 'seeds the simulator and the fault stream', default: '1', check: checkSeed },
-  { name: 'report', value: 'FILE', help: 'where the report is written as JSON', default: '.understudy/rehearsal-report.json' },
+  { name: 'report', value: 'FILE', help: 'where the report is written as JSON', default: '.understudy/drill-report.json' },
   {
     name: 'speed',
     value: 'X',
@@ -29,7 +29,7 @@ export const REHEARSE_FLAGS: FlagSpec[] = [
 
 const USAGE = 'Usage: npm run rehearse -- [flags] -- COMMAND [ARGS...]';
 
-/** The funded accounts and keys a rehearsal hands its command, one key per rail (the demo's amounts). */
+/** The funded accounts and keys a drill hands its command, one key per rail (the demo's amounts). */
 const FUNDS: Array<{ type: 'solana' | 'evm'; profile: Profile; depositAtomic: string; spendLimitAtomic: string; env: string }> = [
   { type: 'evm', profile: 'local_custody', depositAtomic: '2000000000000000000', spendLimitAtomic: '1000000000000000000', env: 'UNDERSTUDY_KEY' },
   { type: 'solana', profile: 'solana_sol', depositAtomic: '10000000000', spendLimitAtomic: '5000000000', env: 'UNDERSTUDY_SOL_KEY' },
@@ -38,7 +38,7 @@ const FUNDS: Array<{ type: 'solana' | 'evm'; profile: Profile; depositAtomic: st
 ];
 const BASE_SCOPES = ['catalog:read', 'quotes:write', 'runs:read', 'runs:cancel', 'billing:read'] as const;
 
-export interface RehearsalOptions {
+export interface DrillOptions {
   command: string;
   args: string[];
   chaos?: ChaosProfile;
@@ -52,20 +52,21 @@ export interface RehearsalOptions {
   beforeReport?: (url: string) => Promise<void>;
 }
 
-export interface RehearsalResult {
+export interface DrillResult {
   report: ConductReport;
   commandExit: number | null;
   output: string;
 }
 
 /**
- * A fresh simulator in a temporary folder, funded keys on every rail, the
- * command run against it while simulated time runs `speed` times faster than
- * real time (realtime clock, advanced by the rest every tenth of a second), and
- * the graded report of what the command's requests did.
+ * A drill (docs/drill.md): a fresh simulator in a temporary folder, funded keys on
+ * every rail, the command run against it while simulated time runs `speed` times
+ * faster than real time (realtime clock, advanced by the rest every tenth of a
+ * second, in process: not a clock move the client was shown), and the graded report
+ * of what the command's requests did.
  */
-export async function rehearse(options: RehearsalOptions): Promise<RehearsalResult> {
-  const dir = await mkdtemp(join(tmpdir(), 'understudy-rehearse-'));
+export async function runDrill(options: DrillOptions): Promise<DrillResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'understudy-drill-'));
   const built = await openInProcess({ storePath: join(dir, 'store.json'), seed: options.seed, clock: 'realtime', limits: true, chaos: options.chaos });
   try {
     const url = (await built.app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');
@@ -75,13 +76,13 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalResu
     const accounts = new Map<string, string>();
     for (const fund of FUNDS) {
       let accountId = accounts.get(fund.type);
-      if (!accountId) accounts.set(fund.type, (accountId = (await control.sim.createAccount({ type: fund.type, label: `rehearsal ${fund.type}` })).id));
+      if (!accountId) accounts.set(fund.type, (accountId = (await control.sim.createAccount({ type: fund.type, label: `drill ${fund.type}` })).id));
       await control.sim.deposit(accountId, { profile: fund.profile, amountAtomic: fund.depositAtomic });
       const scopes = fund.profile === 'local_custody' ? [...BASE_SCOPES, 'monitors:read', 'monitors:write'] : [...BASE_SCOPES];
-      const { secret } = await control.sim.createKey(accountId, { profile: fund.profile, spendLimitAtomic: fund.spendLimitAtomic, name: `rehearsal ${fund.profile}`, scopes: scopes as never, expiresInDays: 90 });
+      const { secret } = await control.sim.createKey(accountId, { profile: fund.profile, spendLimitAtomic: fund.spendLimitAtomic, name: `drill ${fund.profile}`, scopes: scopes as never, expiresInDays: 90 });
       env[fund.env] = secret;
     }
-    const stopSpeeding = speedUp(control, options.speed);
+    const stopSpeeding = speedUp((seconds) => built.sim.advanceClock({ seconds }), options.speed);
     let commandExit: number | null;
     let output = '';
     try {
@@ -99,14 +100,14 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalResu
 }
 
 /** Advances the clock by (speed - 1) tenths of a second every tenth of a second; returns a stop that waits for the last advance. */
-function speedUp(control: ReturnType<typeof createClient>, speed: number): () => Promise<void> {
+function speedUp(advance: (seconds: number) => Promise<unknown>, speed: number): () => Promise<void> {
   if (speed <= 1) return async () => {};
   let last: Promise<unknown> = Promise.resolve();
   let busy = false;
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    last = control.sim.advance({ seconds: (speed - 1) / 10 }).catch(() => undefined).finally(() => (busy = false));
+    last = advance((speed - 1) / 10).catch(() => undefined).finally(() => (busy = false));
   }, 100);
   return async () => {
     clearInterval(timer);
@@ -114,7 +115,7 @@ function speedUp(control: ReturnType<typeof createClient>, speed: number): () =>
   };
 }
 
-function runCommand(options: RehearsalOptions, env: Record<string, string>): Promise<{ exit: number | null; output: string }> {
+function runCommand(options: DrillOptions, env: Record<string, string>): Promise<{ exit: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.command, options.args, { env: { ...process.env, ...env }, stdio: options.stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
     let output = '';
@@ -135,7 +136,7 @@ export async function rehearseCommand(argv: string[]): Promise<number> {
   const [command, ...args] = split === -1 ? [] : argv.slice(split + 1);
   if (!command) throw new UsageError(`rehearse needs a command after '--'.\n${USAGE}`);
   const chaos = typeof flags.chaos === 'string' ? await loadChaos(flags.chaos) : undefined;
-  const result = await rehearse({ command, args, chaos, seed: String(flags.seed), speed: Number(flags.speed) });
+  const result = await runDrill({ command, args, chaos, seed: String(flags.seed), speed: Number(flags.speed) });
   process.stdout.write(reportTable(result.report));
   const reportPath = String(flags.report);
   await mkdir(dirname(reportPath), { recursive: true });

@@ -1,4 +1,4 @@
-import type { SimConductReport as ConductReport } from '../client/conduct-report.ts';
+import { lostAnswerLines, type SimConductReport as ConductReport } from '../client/conduct-report.ts';
 
 const MARK = { pass: 'pass', fail: 'FAIL', 'not-exercised': '-' } as const;
 
@@ -13,6 +13,8 @@ export function reportTable(report: ConductReport): string {
     lines.push('', `${rule.id}: ${rule.title} (${rule.spec})`);
     for (const e of rule.evidence) lines.push(`  - ${e.note}`);
   }
-  if (report.doubleReservedAtomic !== '0') lines.push('', `Reserved twice through repeated accepts: ${report.doubleReservedAtomic} atomic units.`);
+  for (const { keyId, dropped } of report.truncated) lines.push('', `Key ${keyId}: its ${dropped} oldest lines were dropped (bound per key), so its rules were not judged.`);
+  lines.push(...lostAnswerLines(report.lostAnswers));
   return `${lines.join('\n')}\n`;
 }
+

@@ -27,7 +27,7 @@ import type {
   SimRunScript,
   SimRunSummary,
 } from './types.ts';
-import type { SimConductReport } from './conduct-report.ts';
+import type { SimChaos, SimConductReport } from './conduct-report.ts';
 
 const seg = encodeURIComponent;
 
@@ -97,6 +97,10 @@ export function createSim(http: Http) {
       await call('POST', `/sim/runs/${seg(runId)}/export/expire`);
     },
 
+    /** GET /sim/chaos: the chaos in force (docs/drill.md). */
+    chaos: () => call<SimChaos>('GET', '/sim/chaos'),
+    /** PUT /sim/chaos: 'calm', 'flaky', 'storm', a profile object, or null to lift it; `seed` restarts the fault stream from it. */
+    setChaos: (profile: string | Record<string, unknown> | null, seed?: string | number) => call<SimChaos>('PUT', '/sim/chaos', seed === undefined ? { profile } : { profile, seed }),
     /** GET /sim/report: the graded conduct of one key (or of every key). */
     report: (keyId?: string) => call<SimConductReport>('GET', '/sim/report', undefined, { keyId }),
     requests: async (limit?: number) => listOf<SimRequestLogEntry>(await call('GET', '/sim/requests', undefined, { limit }), 'requests'),

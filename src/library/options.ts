@@ -22,6 +22,11 @@ export interface UnderstudyOptions {
   port?: number;
   /** Every /sim request must then carry it (serve --control-token); the control client here does. */
   controlToken?: string;
+  /**
+   * Seeded network chaos on /v1 from the start (serve --chaos): 'calm', 'flaky', 'storm'
+   * or a profile object (docs/drill.md). None by default; `control.setChaos` changes it.
+   */
+  chaos?: 'calm' | 'flaky' | 'storm' | Record<string, unknown>;
   /** The demo key `v1` uses; local_custody (the one with monitor scopes) by default. */
   profile?: 'local_custody' | 'solana_sol' | 'solana_usdc' | 'sim';
 }

@@ -36,8 +36,13 @@ export interface Understudy {
   v1: V1Api;
   /** A whole client (v1, sim, waitForRun) holding `key` (another demo key, or one a test created). */
   client(key?: string): Client;
-  /** Back to the state right after start: the same demo accounts, the same keys, the same instant. */
+  /**
+   * Back to the state right after start: the same demo accounts, the same keys, the same
+   * instant; the conduct report starts over and the fault stream from its start (as POST /sim/reset).
+   */
   reset(): Promise<void>;
+  /** GET /sim/report: how the client behaved since the last reset (docs/drill.md); one key's, or every key's. */
+  report(keyId?: string): ReturnType<SimApi['report']>;
   /** Stops the server and the store; a temporary store is removed. */
   stop(): Promise<void>;
 }
@@ -64,6 +69,7 @@ export async function startUnderstudy(options: UnderstudyOptions = {}): Promise<
       clock: options.clock ?? 'frozen',
       limits: options.limits ?? true,
       controlToken: options.controlToken ?? null,
+      chaos: options.chaos,
       ...(ownDir ? { storeFs: throwawayStoreFs } : {}),
     });
   } catch (error) {
@@ -101,7 +107,11 @@ export async function startUnderstudy(options: UnderstudyOptions = {}): Promise<
       control,
       v1: client(key).v1,
       client,
-      reset: () => sim.importSnapshot(JSON.parse(start)),
+      async reset() {
+        await sim.importSnapshot(JSON.parse(start));
+        built.drill.startOver();
+      },
+      report: (keyId) => control.report(keyId),
       async stop() {
         if (stopped) return;
         stopped = true;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { registerRoutes } from '../../sim/http/routes/index.ts';
+import { drillRoutes } from '../../sim/drill/index.ts';
 import { installOpenApi } from '../../sim/http/openapi.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 
@@ -44,7 +45,8 @@ async function recordRouteOptions(s: TestSimulator): Promise<RouteOptions[]> {
   recorder.setValidatorCompiler(() => () => true);
   recorder.setSerializerCompiler(() => (data) => JSON.stringify(data));
   installOpenApi(recorder);
-  registerRoutes(recorder, s.services, s.sim, s.rehearsal);
+  registerRoutes(recorder, s.services, s.sim);
+  drillRoutes(recorder, s.drill, (runId) => s.services.runs.money(runId));
   await recorder.ready();
   await recorder.close();
   return recorded;

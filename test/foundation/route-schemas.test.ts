@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifySchemaCompiler, type RouteOptions } from 'fastify';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { registerRoutes } from '../../sim/http/routes/index.ts';
+import { drillRoutes } from '../../sim/drill/index.ts';
 import { lazyValidators } from '../../sim/http/plugins/validation.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 
@@ -26,7 +27,8 @@ beforeAll(async () => {
   });
   recorder.setValidatorCompiler(() => () => true);
   recorder.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  registerRoutes(recorder, s.services, s.sim, s.rehearsal);
+  registerRoutes(recorder, s.services, s.sim);
+  drillRoutes(recorder, s.drill, (runId) => s.services.runs.money(runId));
   await recorder.ready();
   await recorder.close();
 });

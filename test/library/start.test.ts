@@ -81,6 +81,17 @@ describe('startUnderstudy', () => {
     expect((await u.control.accounts()).map((a) => a.id).sort()).toEqual([u.accounts.evm.id, u.accounts.solana.id].sort());
   });
 
+  it('grades per test: reset() empties the conduct report and restarts the chaos plan, as POST /sim/reset does', async () => {
+    const u = await start({ chaos: { name: 'first-read-fails', plan: [{ group: 'read', nth: 1, fault: 'internal-error' }] } });
+    expect(await statusOf(u.v1.getRun('00000000-0000-4000-8000-000000000000'))).toBe(404);
+    const graded = await u.report();
+    expect(graded.rules.find((r) => r.id === 'get-retried-with-backoff')?.verdict).toBe('pass');
+    expect((await u.control.chaos()).decided).toBe(1);
+    await u.reset();
+    expect((await u.report()).rules.every((r) => r.verdict === 'not-exercised')).toBe(true);
+    expect((await u.control.chaos())).toMatchObject({ profile: { name: 'first-read-fails' }, decided: 0 });
+  });
+
   it('runs many simulators side by side, each with its own store and state', async () => {
     const all = await Promise.all([start(), start(), start()]);
     expect(new Set(all.map((u) => u.url)).size).toBe(3);

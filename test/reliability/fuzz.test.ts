@@ -6,6 +6,7 @@ import { buildSimulator } from '../../sim/app.ts';
 import { assertBalanceInvariant } from '../../sim/domain/quotes/index.ts';
 import { frameworkErrors, installErrorHandling } from '../../sim/http/plugins/errors.ts';
 import { registerRoutes } from '../../sim/http/routes/index.ts';
+import { drillRoutes } from '../../sim/drill/index.ts';
 import type { WebhookRequest } from '../../sim/runtime/webhook-sender.ts';
 import { SOLANA_INSPECTION_LISTING_ID, TOKEN_RESEARCH_LISTING_ID, WORKFLOW_LISTING_ID } from '../../fixtures/listings/index.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
@@ -159,7 +160,8 @@ function enumerateRoutes(): Route[] {
   probe.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) found.push({ method: String(method), url: route.url ?? route.path });
   });
-  registerRoutes(probe, s.services, s.sim, s.rehearsal);
+  registerRoutes(probe, s.services, s.sim);
+  drillRoutes(probe, s.drill, (runId) => s.services.runs.money(runId));
   const seen = new Set<string>();
   return found.filter((r) => {
     const id = `${r.method} ${r.url}`;

@@ -6,6 +6,7 @@ export * from './records.ts';
 export * from './reports.ts';
 export * from './run-events.ts';
 export * from './run-input.ts';
+export * from './run-money.ts';
 export * from './run-plan.ts';
 export * from './run-views.ts';
 export * from './run-worker.ts';

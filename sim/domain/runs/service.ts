@@ -6,6 +6,7 @@ import type { RunRecord } from './records.ts';
 import type { ScriptBody } from './run-plan.ts';
 import { billingView, eventsOf, expireExport, exportFor, receiptFor, runView, visibleRun } from './run-views.ts';
 import { cancelRun, reconcileRun, scriptRun } from './run-worker.ts';
+import { runMoney } from './run-money.ts';
 
 /** Newest runs the control API lists. */
 const RUN_PAGE = 200;
@@ -35,6 +36,8 @@ export function createRuns(deps: Deps) {
       if (!run) throw errors.runNotFound();
       return { run: { ...controlView(run), pinned: run.pinned }, events: eventsOf(deps, run), billing: billingView(deps.store.get('billings', run.id)!) };
     },
+    /** What the ledger holds for a run (the conduct report's lost-answer account). */
+    money: (runId: string) => runMoney(deps, runId),
     script: (runId: string, body: ScriptBody) => runView(scriptRun(deps, runId, body)),
     reconcile: (runId: string, confirmed: boolean) => billingView(reconcileRun(deps, runId, confirmed)),
     expireExport: (runId: string) => expireExport(deps, runId),

@@ -40,11 +40,9 @@ export interface LifecycleDependencies {
   controlToken: string | null;
   /** Runs what fell due (realtime), unless an advance is already under way: then nothing, and the ticker catches up. */
   catchUpUnlessBusy: () => Promise<unknown> | undefined;
-  /** What else a matched /v1 route's answered request is handed to (the rehearsal's conduct line), from the request log's one hook. */
-  answeredFor?: (method: string, url: string) => ((request: FastifyRequest, reply: FastifyReply) => void) | null;
 }
 
-export function installLifecycle(app: FastifyInstance, { clock, store, telemetry, controlToken: token, catchUpUnlessBusy, answeredFor }: LifecycleDependencies): void {
+export function installLifecycle(app: FastifyInstance, { clock, store, telemetry, controlToken: token, catchUpUnlessBusy }: LifecycleDependencies): void {
   const isoAt = lastIsoFormatter();
 
   const logRequest = (request: FastifyRequest, reply: FastifyReply, route: string) => {
@@ -87,18 +85,10 @@ export function installLifecycle(app: FastifyInstance, { clock, store, telemetry
       // The request log entry of a matched route, whose path is known here once (the
       // global hook below logs the unmatched ones).
       const url = route.url;
-      const answered = answeredFor?.(String(route.method), url) ?? null;
-      const logMatched =
-        answered === null
-          ? (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-              logRequest(request, reply, url);
-              done();
-            }
-          : (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-              logRequest(request, reply, url);
-              answered(request, reply);
-              done();
-            };
+      const logMatched = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+        logRequest(request, reply, url);
+        done();
+      };
       prependRouteHook(route, 'onResponse', logMatched);
     }
     if (scope === 'sim' && token !== null) {

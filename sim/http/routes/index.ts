@@ -12,10 +12,9 @@ import { monitorRoutes } from './v1/monitors.ts';
 import { controlMonitorRoutes } from './sim/control-monitors.ts';
 import { openApiRoutes } from './v1/openapi.ts';
 import { controlCoreRoutes } from './sim/control-core.ts';
-import { rehearsalRoutes, type Rehearsal } from '../rehearsal.ts';
 
 /** Every route, in an explicit order; each is handed the services it calls. */
-export function registerRoutes(app: FastifyInstance, services: Services, control: SimulatorControl, rehearsal: Rehearsal | null): void {
+export function registerRoutes(app: FastifyInstance, services: Services, control: SimulatorControl): void {
   // Before any route, so that every route's UUIDs are canonicalised.
   installCanonicalIds(app);
   buyerKeyRoutes(app, services);
@@ -28,5 +27,4 @@ export function registerRoutes(app: FastifyInstance, services: Services, control
   controlCoreRoutes(app, { ...services, control });
   controlRunRoutes(app, services);
   controlMonitorRoutes(app, services);
-  if (rehearsal !== null) rehearsalRoutes(app, rehearsal);
 }

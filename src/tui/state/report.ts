@@ -2,7 +2,7 @@ import type { SimConductReport } from '../../client/conduct-report.ts';
 import { clampScroll } from './scroll.ts';
 import type { SliceContext } from './call.ts';
 
-/** The Report screen's slice: the graded conduct of the key in use (GET /sim/report, docs/rehearsal.md). */
+/** The Report screen's slice: the graded conduct of the key in use (GET /sim/report, docs/drill.md). */
 export interface ReportState {
   report: SimConductReport | null;
   scroll: number;

@@ -4,7 +4,7 @@ import type { AcceptBody as AcceptInput } from '../../../domain/quotes/index.ts'
 import type { Rail } from '../../../domain/catalog/index.ts';
 import type { CreateQuoteBody } from '../../../domain/quotes/index.ts';
 import type { QuotesService } from '../../../domain/services.ts';
-import { noteReservation } from '../../plugins/conduct.ts';
+import { noteAcceptance } from '../../plugins/answer-facts.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, IdParams, NoQuery, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { AcceptBody, Acceptance, QuoteBody, SolanaQuoteBody } from '../../schemas/quote.ts';
@@ -48,7 +48,7 @@ export function quoteRoutes(app: FastifyInstance, { quotes }: { quotes: QuotesSe
       },
       handler: async (request, reply) => {
         const acceptance = quotes.accept(keyOf(request), rail, (request.params as { id: string }).id, request.body as AcceptInput);
-        noteReservation(request, acceptance.reservation.maximumAtomic);
+        noteAcceptance(request, String(acceptance.run.id), acceptance.reservation.maximumAtomic);
         return reply.code(202).send(acceptance);
       },
     });

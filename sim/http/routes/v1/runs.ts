@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
 import type { RunRecord } from '../../../domain/runs/index.ts';
 import type { RunsService } from '../../../domain/services.ts';
-import { noteRunRead } from '../../plugins/conduct.ts';
+import { noteRunRead } from '../../plugins/answer-facts.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, IdParams, NoQuery } from '../../schemas/common.ts';
 import { AnswerCache, JSON_TYPE } from '../../answer-cache.ts';

@@ -90,21 +90,58 @@ describe('chaos kinds', () => {
     expect(rule.verdict).toBe('pass');
   });
 
-  it('lost-after-commit, then a new quote under a new key: reserved twice, and the report says how much', async () => {
+  it('lost-after-commit, then a new quote under a new key: the lost run named with its cost, the rule failed', async () => {
     const q = await quote();
     await live.setChaos(always('accept', 'lost-after-commit'));
     expect(await accept(q, 'lost-key-1')).toBe('lost');
     await live.setChaos(null);
     const again = await quote();
-    expect(await accept(again, 'lost-key-2')).toMatchObject({ status: 202 });
+    const bought = await accept(again, 'lost-key-2');
+    if (bought === 'lost') throw new Error('accept lost');
+    expect(bought.status).toBe(202);
     const twice = BigInt(q.maximumBuyerDebitAtomic) + BigInt(again.maximumBuyerDebitAtomic);
     expect((await live.accountOf()).reservedAtomic).toBe(twice.toString());
     const report = await live.report(live.keyId);
-    expect(report.doubleReservedAtomic).toBe(q.maximumBuyerDebitAtomic);
+    expect(report.lostAnswers.runs).toEqual([
+      expect.objectContaining({ keyId: live.keyId, reservedAtomic: q.maximumBuyerDebitAtomic, chargedAtomic: '0', heldAtomic: q.maximumBuyerDebitAtomic, boughtInstead: bought.body.run.id }),
+    ]);
+    expect(report.lostAnswers.runs[0].runId).not.toBe(bought.body.run.id);
     const rule = report.rules.find((r: { id: string }) => r.id === 'accept-retried-with-same-key');
     expect(rule.verdict).toBe('fail');
-    expect(rule.evidence[0].note).toContain(`double reservation: ${q.maximumBuyerDebitAtomic} atomic units`);
-    expect(rule.evidence[0].note).toContain('a new quote');
+    expect(rule.evidence[0].note).toContain('another quote');
+  });
+
+  it('lost-after-commit, the same quote again under a new key (409, nothing reserved), then a new purchase: the lost run and its cost equal the ledger once settled', async () => {
+    const q = await quote();
+    await live.setChaos(always('accept', 'lost-after-commit'));
+    expect(await accept(q, 'naive-key-1')).toBe('lost');
+    await live.setChaos(null);
+    const refused = await accept(q, 'naive-key-2');
+    expect(refused).toMatchObject({ status: 409, body: { error: { code: 'quote_already_accepted' } } });
+    const again = await quote();
+    const bought = await accept(again, 'naive-key-3');
+    if (bought === 'lost') throw new Error('accept lost');
+    await live.call('POST', '/sim/clock/advance', { seconds: 3600 });
+    const report = await live.report(live.keyId);
+    const [lostRun] = report.lostAnswers.runs;
+    expect(report.lostAnswers.runs).toHaveLength(1);
+    expect(lostRun).toMatchObject({ reservedAtomic: q.maximumBuyerDebitAtomic, boughtInstead: bought.body.run.id, heldAtomic: '0' });
+    expect(lostRun.status).toMatch(/^(succeeded|partial|failed)$/);
+    // The 409 reserved nothing: no line of it carries a reservation, and the rule's note says so.
+    const lines = await live.lines();
+    expect(lines.filter((l) => l.status === 409).every((l) => l.reservedAtomic === undefined && l.runId === undefined)).toBe(true);
+    const rule = report.rules.find((r: { id: string }) => r.id === 'accept-retried-with-same-key');
+    expect(rule.evidence[0].note).toContain('answered 409: nothing reserved by it');
+    // What the ledger shows for that run: every charge and reconciliation entry, summed.
+    const eth = live.sim.demo.find((d) => d.profile === 'local_custody')!;
+    const ledger = await live.call('GET', `/sim/accounts/${eth.accountId}/ledger`);
+    if (ledger === 'lost') throw new Error('ledger read lost');
+    const charged = ledger.body.entries
+      .filter((e: { runId: string | null; kind: string }) => e.runId === lostRun.runId && (e.kind === 'charge' || e.kind === 'reconcile'))
+      .reduce((sum: bigint, e: { amountAtomic: string }) => sum + BigInt(e.amountAtomic), 0n);
+    expect(report.lostAnswers.chargedAtomic).toBe(charged.toString());
+    expect(report.lostAnswers.chargedAtomic).toBe(lostRun.chargedAtomic);
+    expect(BigInt(lostRun.chargedAtomic)).toBeGreaterThan(0n);
   });
 
   it('conduct lines say whether a run read answered a terminal status (the polling rule needs it)', async () => {

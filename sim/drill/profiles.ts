@@ -49,6 +49,19 @@ export interface ChaosProfile {
   /** How long a slow body takes to arrive, in milliseconds. */
   slowBodyMs: number;
   groups: Partial<Record<RouteGroup, GroupRates>>;
+  /**
+   * Faults that happen for certain, before any drawn one: the `nth` request of a group
+   * (counted from 1 since the profile was set) meets `fault`. A test or a team causes the
+   * situation it wants to rehearse ("the first accept loses its answer") instead of
+   * searching seeds for it.
+   */
+  plan?: PlannedFault[];
+}
+
+export interface PlannedFault {
+  group: RouteGroup;
+  nth: number;
+  fault: FaultKind;
 }
 
 const none: Partial<Record<RouteGroup, GroupRates>> = {};
@@ -56,7 +69,7 @@ const none: Partial<Record<RouteGroup, GroupRates>> = {};
 const flakyRead: GroupRates = { 'rate-limited': 0.03, unavailable: 0.01, 'internal-error': 0.03, reset: 0.02, 'lost-after-commit': 0.01, 'slow-body': 0.02, latency: { probability: 0.2, minMs: 20, maxMs: 200 } };
 const stormRead: GroupRates = { 'rate-limited': 0.1, unavailable: 0.04, 'internal-error': 0.08, reset: 0.05, 'lost-after-commit': 0.05, 'slow-body': 0.05, latency: { probability: 0.4, minMs: 50, maxMs: 400 } };
 
-/** The built-in profiles; `calm` injects nothing (the hooks' cost alone, the bench's baseline). */
+/** The built-in profiles; `calm` injects nothing (conduct is still recorded: the bench's measure of the layer). */
 export const BUILT_IN_PROFILES: Record<'calm' | 'flaky' | 'storm', ChaosProfile> = {
   calm: { name: 'calm', retryAfterSeconds: [1, 1], slowBodyMs: 0, groups: none },
   flaky: {
@@ -150,7 +163,7 @@ export function parseProfile(value: unknown, where = 'profile'): ChaosProfile {
     return BUILT_IN_PROFILES[value];
   }
   if (!isObject(value)) throw new ProfileError(`${where}: a profile name or object.`);
-  onlyKnown(value, ['name', 'seed', 'retryAfterSeconds', 'slowBodyMs', 'groups'], `${where}.`);
+  onlyKnown(value, ['name', 'seed', 'retryAfterSeconds', 'slowBodyMs', 'groups', 'plan'], `${where}.`);
   const name = value.name ?? 'custom';
   if (typeof name !== 'string' || name.length < 1 || name.length > 100) throw new ProfileError(`${where}.name: 1 to 100 characters.`);
   let seed: string | undefined;
@@ -166,11 +179,35 @@ export function parseProfile(value: unknown, where = 'profile'): ChaosProfile {
     if (retryAfterSeconds[0] < 1 || retryAfterSeconds[1] < retryAfterSeconds[0]) throw new ProfileError(`${where}.retryAfterSeconds: 1 <= min <= max.`);
   }
   const slowBodyMs = value.slowBodyMs === undefined ? 1000 : wholeNumber(value.slowBodyMs, `${where}.slowBodyMs`, 60_000);
-  if (!isObject(value.groups)) throw new ProfileError(`${where}.groups: an object keyed by route group (${ROUTE_GROUPS.join(', ')}).`);
-  onlyKnown(value.groups, ROUTE_GROUPS, `${where}.groups.`);
+  // A profile that only plans its faults needs no rates.
+  const groupsValue = value.groups === undefined && value.plan !== undefined ? {} : value.groups;
+  if (!isObject(groupsValue)) throw new ProfileError(`${where}.groups: an object keyed by route group (${ROUTE_GROUPS.join(', ')}).`);
+  onlyKnown(groupsValue, ROUTE_GROUPS, `${where}.groups.`);
   const groups: ChaosProfile['groups'] = {};
   for (const group of ROUTE_GROUPS) {
-    if (value.groups[group] !== undefined) groups[group] = groupRates(value.groups[group], `${where}.groups.${group}`);
+    if (groupsValue[group] !== undefined) groups[group] = groupRates(groupsValue[group], `${where}.groups.${group}`);
   }
-  return { name, ...(seed === undefined ? {} : { seed }), retryAfterSeconds, slowBodyMs, groups };
+  const plan = value.plan === undefined ? undefined : plannedFaults(value.plan, `${where}.plan`);
+  return { name, ...(seed === undefined ? {} : { seed }), retryAfterSeconds, slowBodyMs, groups, ...(plan === undefined ? {} : { plan }) };
+}
+
+/** At most this many planned faults: a plan scripts a situation, not a whole storm. */
+const PLAN_LIMIT = 100;
+
+function plannedFaults(value: unknown, where: string): PlannedFault[] {
+  if (!Array.isArray(value) || value.length > PLAN_LIMIT) throw new ProfileError(`${where}: a list of up to ${PLAN_LIMIT} { group, nth, fault }.`);
+  const seen = new Set<string>();
+  return value.map((entry, i) => {
+    const at = `${where}[${i}]`;
+    if (!isObject(entry)) throw new ProfileError(`${at}: { group, nth, fault }.`);
+    onlyKnown(entry, ['group', 'nth', 'fault'], `${at}.`);
+    if (!ROUTE_GROUPS.includes(entry.group as RouteGroup)) throw new ProfileError(`${at}.group: one of ${ROUTE_GROUPS.join(', ')} (got ${JSON.stringify(entry.group)}).`);
+    if (!Number.isInteger(entry.nth) || (entry.nth as number) < 1 || (entry.nth as number) > 1_000_000) throw new ProfileError(`${at}.nth: a whole number from 1 to 1000000 (got ${JSON.stringify(entry.nth)}).`);
+    if (!FAULT_KINDS.includes(entry.fault as FaultKind)) throw new ProfileError(`${at}.fault: one of ${FAULT_KINDS.join(', ')} (got ${JSON.stringify(entry.fault)}).`);
+    const planned = { group: entry.group as RouteGroup, nth: entry.nth as number, fault: entry.fault as FaultKind };
+    const name = `${planned.group}#${planned.nth}`;
+    if (seen.has(name)) throw new ProfileError(`${at}: ${planned.group} request ${planned.nth} is already planned.`);
+    seen.add(name);
+    return planned;
+  });
 }

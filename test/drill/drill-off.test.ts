@@ -6,10 +6,10 @@ import { openInProcess, type InProcessSimulator } from '../../src/library/in-pro
 import { QUOTE_BODY } from './support.ts';
 
 /**
- * buildSimulator's `rehearsal: false` (what the bench's "rehearsal layer" rows compare
- * against): the same /v1 answers, no chaos, no conduct lines, no rehearsal routes.
+ * buildSimulator's `drill: false` (what the bench's drill row compares against): the
+ * same /v1 answers, no chaos, no conduct lines, no drill routes.
  */
-describe('the simulator without the rehearsal layer', () => {
+describe('the simulator without the drill', () => {
   let built: InProcessSimulator | null = null;
   let dir = '';
   afterEach(async () => {
@@ -17,9 +17,9 @@ describe('the simulator without the rehearsal layer', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function open(rehearsal: boolean) {
+  async function open(drill: boolean) {
     dir = await mkdtemp(join(tmpdir(), 'understudy-layer-'));
-    built = await openInProcess({ storePath: join(dir, 'store.json'), seed: '1', clock: 'frozen', limits: false, chaos: 'storm', rehearsal });
+    built = await openInProcess({ storePath: join(dir, 'store.json'), seed: '1', clock: 'frozen', limits: false, chaos: 'storm', drill });
     const { credentials } = built.seedDemo();
     const eth = credentials.find((c) => c.profile === 'local_custody')!;
     const url = await built.app.listen({ host: '127.0.0.1', port: 0 });
@@ -36,7 +36,7 @@ describe('the simulator without the rehearsal layer', () => {
 
   it('answers /v1 untouched by a storm profile, keeps no lines, and has no /sim/chaos, /sim/report or /sim/conduct', async () => {
     const { call, keyId } = await open(false);
-    // storm would refuse or delay some of 30 quote creations; without the layer, none is.
+    // storm would refuse or delay some of 30 quote creations; without the drill, none is.
     for (let i = 0; i < 30; i += 1) expect((await call('POST', '/v1/custody/quotes', QUOTE_BODY)).status).toBe(201);
     for (const path of ['/sim/chaos', '/sim/report', `/sim/conduct?keyId=${keyId}`]) {
       const answer = await call('GET', path);
@@ -45,7 +45,7 @@ describe('the simulator without the rehearsal layer', () => {
     }
   });
 
-  it('with the layer (the default), the same storm refuses some of those quote creations and keeps their lines', async () => {
+  it('with the drill (the default), the same storm refuses some of those quote creations and keeps their lines', async () => {
     const { call, keyId } = await open(true);
     const statuses: number[] = [];
     for (let i = 0; i < 30; i += 1) statuses.push((await call('POST', '/v1/custody/quotes', QUOTE_BODY).catch(() => ({ status: 0 }))).status);

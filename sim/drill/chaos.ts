@@ -1,5 +1,5 @@
 import { ratchetStart, SeededRandom } from '../runtime/random.ts';
-import { FAULT_KINDS, groupOf, type ChaosProfile, type FaultKind } from './profiles.ts';
+import { FAULT_KINDS, groupOf, type ChaosProfile, type FaultKind, type RouteGroup } from './profiles.ts';
 
 /** What chaos does to one request: at most one fault, and maybe latency before it. */
 export interface ChaosDecision {
@@ -24,18 +24,17 @@ const UNIT = 2 ** 32;
  * The fault stream. Its own ratchet of the simulator's seeded generator, started
  * from the seed under its own label: the same seed and the same order of /v1
  * requests give the same faults, and drawing faults never shifts the ids and
- * secrets the main generator hands out, so a rehearsal's store is the one the
- * same requests without chaos would make. A request whose group the profile
- * names takes exactly one step (32 bytes); the others take none, so a profile
- * that injects nothing (calm) costs a lookup per request.
+ * secrets the main generator hands out, so a storm's store is the one the same
+ * requests without chaos would make. A request whose group the profile gives rates
+ * takes exactly one step (16 bytes) unless the profile's plan decides it.
  */
 export class ChaosEngine {
   private current: ChaosProfile | null = null;
-  /** Whether the profile in force names a group at all (calm names none). */
-  private injects = false;
   private random: SeededRandom;
   private seed: string;
   private decided = 0;
+  /** Requests of each group since the profile was set: what a plan's `nth` counts. */
+  private counts = new Map<RouteGroup, number>();
 
   constructor(defaultSeed: string) {
     this.seed = defaultSeed;
@@ -43,21 +42,22 @@ export class ChaosEngine {
   }
 
   /**
-   * True while a profile in force can touch a request: the handler checks this first and
-   * does nothing else when off. A profile that names no group (calm) is in force, but
-   * decides nothing and takes no step of the fault stream, so it is off here.
+   * Whether the profile in force can touch a request. A profile that gives no rates
+   * and plans nothing (calm) is in force but decides nothing and takes no step of the
+   * fault stream: the hooks do nothing more for a request then.
    */
-  get on(): boolean {
-    return this.injects;
+  get active(): boolean {
+    const profile = this.current;
+    return profile !== null && (Object.keys(profile.groups).length > 0 || (profile.plan?.length ?? 0) > 0);
   }
 
-  /** Sets (or with null, lifts) the profile; the fault stream restarts from the profile's seed. */
+  /** Sets (or with null, lifts) the profile; the fault stream and the plan's counts restart. */
   set(profile: ChaosProfile | null, defaultSeed: string = this.seed): void {
     this.current = profile;
-    this.injects = profile !== null && Object.keys(profile.groups).length > 0;
     this.seed = profile?.seed ?? defaultSeed;
     this.random = new SeededRandom(ratchetStart(`chaos\0${this.seed}`));
     this.decided = 0;
+    this.counts = new Map();
   }
 
   view(): ChaosView {
@@ -67,7 +67,17 @@ export class ChaosEngine {
   decide(method: string, route: string): ChaosDecision | null {
     const profile = this.current;
     if (profile === null) return null;
-    const rates = profile.groups[groupOf(method, route)];
+    const group = groupOf(method, route);
+    if (profile.plan !== undefined) {
+      const nth = (this.counts.get(group) ?? 0) + 1;
+      this.counts.set(group, nth);
+      const planned = profile.plan.find((p) => p.group === group && p.nth === nth);
+      if (planned !== undefined) {
+        this.decided += 1;
+        return { fault: planned.fault, latencyMs: 0, retryAfterSeconds: profile.retryAfterSeconds[0], slowBodyMs: profile.slowBodyMs };
+      }
+    }
+    const rates = profile.groups[group];
     if (!rates) return null;
     const bytes = this.random.bytes(16);
     this.decided += 1;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../../../domain/errors.ts';
-import type { ChaosEngine } from '../../../chaos/engine.ts';
-import { parseProfile, ProfileError } from '../../../chaos/profiles.ts';
+import { errors } from '../domain/errors.ts';
+import type { ChaosEngine } from './chaos.ts';
+import { parseProfile, ProfileError } from './profiles.ts';
 
 /** Contract: PUT /sim/chaos sets the chaos in force, GET /sim/chaos shows it. */
 const hide = { hide: true, tags: ['control'] };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadChaos } from '../../src/cli/chaos-flag.ts';
 import { UsageError } from '../../src/cli/args.ts';
-import { startLive, type LiveSimulator } from './support.ts';
+import { QUOTE_BODY, startLive, type LiveSimulator } from './support.ts';
 
 /** PUT/GET /sim/chaos, GET /sim/report's query, and serve --chaos's values. */
 
@@ -37,14 +37,36 @@ describe('PUT /sim/chaos and GET /sim/chaos', () => {
     expect(await live.call('GET', '/sim/chaos')).toMatchObject({ body: { profile: { name: 'flaky' }, seed: '4' } });
   });
 
+  it.each([
+    [{ profile: { plan: [{ group: 'accept', nth: 0, fault: 'reset' }] } }, 'body.profile.plan[0].nth'],
+    [{ profile: { plan: [{ group: 'accepts', nth: 1, fault: 'reset' }] } }, 'body.profile.plan[0].group'],
+    [{ profile: { plan: [{ group: 'accept', nth: 1, fault: 'lost' }] } }, 'body.profile.plan[0].fault'],
+    [{ profile: { plan: [{ group: 'accept', nth: 1, fault: 'reset' }, { group: 'accept', nth: 1, fault: 'unavailable' }] } }, 'body.profile.plan[1]'],
+  ])('refuses the plan %j with 400 naming %s', async (body, field) => {
+    const answer = await live.call('PUT', '/sim/chaos', body);
+    expect(answer).toMatchObject({ status: 400, body: { error: { code: 'invalid_input', message: expect.stringContaining(field) } } });
+  });
+
+  it('a plan causes the situation it names, for certain: the 2nd quote creation is lost after commit, the others are untouched', async () => {
+    await live.setChaos({ name: 'second-quote-lost', plan: [{ group: 'quote-create', nth: 2, fault: 'lost-after-commit' }] });
+    const outcomes: Array<number | 'lost'> = [];
+    for (let i = 0; i < 4; i += 1) {
+      const answer = await live.call('POST', '/v1/custody/quotes', QUOTE_BODY);
+      outcomes.push(answer === 'lost' ? 'lost' : answer.status);
+    }
+    expect(outcomes).toEqual([201, 'lost', 201, 201]);
+    expect(await live.call('GET', '/sim/chaos')).toMatchObject({ body: { decided: 1 } });
+  });
+
   it('GET /sim/report refuses a keyId that is not a UUID, naming it', async () => {
     expect(await live.call('GET', '/sim/report?keyId=nope')).toMatchObject({ status: 400, body: { error: { code: 'invalid_input', message: expect.stringContaining('keyId') } } });
   });
 
   it('a reset empties the conduct log', async () => {
     await live.setChaos(null);
+    await live.call('GET', '/v1/runs/00000000-0000-4000-8000-000000000000');
     await live.call('GET', '/v1/buyer/key');
-    expect((await live.report(live.keyId)).rules.find((r: any) => r.id === 'within-rate-limit').verdict).toBe('pass');
+    expect((await live.report(live.keyId)).rules.find((r: any) => r.id === 'refusals-not-repeated').verdict).toBe('pass');
     await live.call('POST', '/sim/reset', {});
     expect((await live.report(live.keyId)).rules.every((r: any) => r.verdict === 'not-exercised')).toBe(true);
   });
