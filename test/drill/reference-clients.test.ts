@@ -3,8 +3,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_PROFILES, parseProfile, type ChaosProfile } from '../../sim/chaos/profiles.ts';
-import { rehearse } from '../../src/cli/rehearse.ts';
+import { BUILT_IN_PROFILES, parseProfile, type ChaosProfile } from '../../sim/drill/profiles.ts';
+import { runDrill } from '../../src/cli/rehearse.ts';
+import type { SimConductReport as Report } from '../../src/client/conduct-report.ts';
 import { RULE_IDS, type CommittedFault, type RuleId } from '../../fixtures/clients/core/fault-log.ts';
 import { settleAndReadLedger, type RunLedger } from './settled-ledger.ts';
 
@@ -36,24 +37,7 @@ const CLIENTS: ReferenceClient[] = [
   client('naive', 'fixtures/clients/naive.ts', RULE_IDS),
 ];
 
-/** The report's parts this test reads (GET /sim/report). */
-interface LostRun {
-  keyId: string;
-  runId: string;
-  status: string;
-  reservedAtomic: string;
-  chargedAtomic: string;
-  heldAtomic: string;
-  boughtInstead: string | null;
-}
-interface Report {
-  score: number | null;
-  rules: Array<{ id: string; verdict: 'pass' | 'fail' | 'not-exercised'; evidence: Array<{ note: string }> }>;
-  truncated: Array<{ keyId: string; dropped: number }>;
-  lostAnswers: { runs: LostRun[]; reservedAtomic: string; chargedAtomic: string; heldAtomic: string };
-}
-
-interface Rehearsed {
+interface Drilled {
   seed: string;
   exit: number | null;
   output: string;
@@ -64,16 +48,16 @@ interface Rehearsed {
 
 async function profileFor(reference: ReferenceClient): Promise<ChaosProfile> {
   if (reference.chaos === null) return BUILT_IN_PROFILES.storm;
-  const own = parseProfile(JSON.parse(await readFile(reference.chaos, 'utf8')), reference.chaos) as ChaosProfile & { plan?: unknown };
-  return { ...BUILT_IN_PROFILES.storm, name: `storm + ${own.name}`, plan: own.plan } as ChaosProfile;
+  const own = parseProfile(JSON.parse(await readFile(reference.chaos, 'utf8')), reference.chaos);
+  return { ...BUILT_IN_PROFILES.storm, name: `storm + ${own.name}`, plan: own.plan };
 }
 
-async function rehearseClient(reference: ReferenceClient, seed: string): Promise<Rehearsed> {
+async function drillClient(reference: ReferenceClient, seed: string): Promise<Drilled> {
   const dir = await mkdtemp(join(tmpdir(), 'understudy-reference-'));
   try {
     const faultLog = join(dir, 'faults.jsonl');
     let ledger = new Map<string, RunLedger>();
-    const result = await rehearse({
+    const result = await runDrill({
       command: process.execPath,
       args: ['--import', 'tsx', reference.file],
       chaos: await profileFor(reference),
@@ -85,20 +69,20 @@ async function rehearseClient(reference: ReferenceClient, seed: string): Promise
     });
     const logged = existsSync(faultLog) ? await readFile(faultLog, 'utf8') : '';
     const faults = logged.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as CommittedFault);
-    return { seed, exit: result.commandExit, output: result.output, report: result.report as unknown as Report, faults, ledger };
+    return { seed, exit: result.commandExit, output: result.output, report: result.report, faults, ledger };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
 /** One line per run for the test's output: the faults committed and each rule's verdict. */
-function summary(reference: ReferenceClient, run: Rehearsed): string {
+function summary(reference: ReferenceClient, run: Drilled): string {
   const committed = [...new Set(run.faults.map((f) => f.rule))];
   const verdicts = run.report.rules.map((r) => `${r.id}=${r.verdict}`).join(' ');
   return `${reference.name} seed ${run.seed}: exit ${run.exit}, faults [${committed.join(', ')}] (${run.faults.length}), lost runs ${run.report.lostAnswers.runs.length}; ${verdicts}`;
 }
 
-function checkVerdicts(reference: ReferenceClient, run: Rehearsed): void {
+function checkVerdicts(reference: ReferenceClient, run: Drilled): void {
   const context = `${summary(reference, run)}\nfaults: ${JSON.stringify(run.faults, null, 1)}\nreport: ${JSON.stringify(run.report.rules, null, 1)}\noutput: ${run.output}`;
   const committed = [...new Set(run.faults.map((f) => f.rule))].sort();
   const failed = run.report.rules.filter((r) => r.verdict === 'fail').map((r) => r.id).sort();
@@ -111,7 +95,7 @@ function checkVerdicts(reference: ReferenceClient, run: Rehearsed): void {
 }
 
 /** Once every run has settled, what the report says lost answers cost is what the ledger shows for those runs. */
-function checkLostAnswers(run: Rehearsed): void {
+function checkLostAnswers(run: Drilled): void {
   const lost = run.report.lostAnswers;
   const context = `seed ${run.seed}: ${JSON.stringify(lost)}`;
   let reserved = 0n;
@@ -140,8 +124,8 @@ function checkLostAnswers(run: Rehearsed): void {
 describe.concurrent('reference clients with known faults, under storm at three seeds', () => {
   for (const reference of CLIENTS) {
     it(`${reference.name}${reference.chaos ? ` (plan: ${reference.chaos})` : ''}`, async () => {
-      const runs: Rehearsed[] = [];
-      for (const seed of SEEDS) runs.push(await rehearseClient(reference, seed));
+      const runs: Drilled[] = [];
+      for (const seed of SEEDS) runs.push(await drillClient(reference, seed));
       process.stdout.write(`${runs.map((run) => summary(reference, run)).join('\n')}\n`);
       for (const run of runs) {
         checkVerdicts(reference, run);
