@@ -79,7 +79,8 @@ async function drillClient(reference: ReferenceClient, seed: string): Promise<Dr
 function summary(reference: ReferenceClient, run: Drilled): string {
   const committed = [...new Set(run.faults.map((f) => f.rule))];
   const verdicts = run.report.rules.map((r) => `${r.id}=${r.verdict}`).join(' ');
-  return `${reference.name} seed ${run.seed}: exit ${run.exit}, faults [${committed.join(', ')}] (${run.faults.length}), lost runs ${run.report.lostAnswers.runs.length}; ${verdicts}`;
+  const told = run.output.split('\n').filter((line) => line.startsWith(`${reference.name}: `)).map((line) => line.slice(reference.name.length + 2));
+  return `${reference.name} seed ${run.seed}: exit ${run.exit} (${told.join('; ')}), faults [${committed.join(', ')}] (${run.faults.length}), lost runs ${run.report.lostAnswers.runs.length}; ${verdicts}`;
 }
 
 function checkVerdicts(reference: ReferenceClient, run: Drilled): void {
