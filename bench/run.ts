@@ -16,7 +16,7 @@ import { libraryRows, measureLibrary } from './library.ts';
 import { measureStartup, startupRows } from './startup.ts';
 import { measureSoak, soakRows } from './soak.ts';
 import { measureThroughput } from './throughput.ts';
-import { measureRehearsalCost } from './rehearsal-cost.ts';
+import { measureDrillCost } from './drill-cost.ts';
 
 const SMALL_RUNS = 100;
 const LARGE_RUNS = 20_000;
@@ -30,7 +30,7 @@ const machine = {
 };
 
 /** Names accepted on the command line, each selecting one measurement. */
-const SELECTABLE = ['throughput', 'rehearsal', 'startup', 'library', 'fast-forward', 'memory', 'accept', 'soak'] as const;
+const SELECTABLE = ['throughput', 'drill', 'startup', 'library', 'fast-forward', 'memory', 'accept', 'soak'] as const;
 const selected = process.argv.slice(2);
 for (const name of selected) {
   if (!(SELECTABLE as readonly string[]).includes(name)) throw new Error(`bench: no measurement is named '${name}' (${SELECTABLE.join(', ')})`);
@@ -86,7 +86,7 @@ async function main(): Promise<number> {
   // Built before anything is timed: every server below starts from its build, as `npm run serve` does.
   await phase('build', async () => (await buildServers(), []));
   if (wanted('throughput')) await phase('keyed GETs', measureThroughput);
-  if (wanted('rehearsal')) await phase('rehearsal layer', measureRehearsalCost);
+  if (wanted('drill')) await phase('drill', measureDrillCost);
   if (wanted('startup')) await phase('start to ready', async () => startupRows(await measureStartup()));
   if (wanted('library')) await phase('library', async () => libraryRows(await measureLibrary()));
   if (wanted('fast-forward')) await phase('clock fast-forward', async () => fastForwardRows(await measureFastForward(SMALL_LOGS), await measureFastForward(LOGS)));

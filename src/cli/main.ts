@@ -10,9 +10,10 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   case: async (argv) => (await import('./case.ts')).caseCommand(argv),
   explain: async (argv) => (await import('./explain.ts')).explainCommand(argv),
   rehearse: async (argv) => (await import('./rehearse.ts')).rehearseCommand(argv),
+  drift: async (argv) => (await import('./drift.ts')).driftCommand(argv),
 };
 
-const USAGE = `Usage: understudy [tui|serve|scenario|webhook|case|explain|rehearse] [flags]
+const USAGE = `Usage: understudy [tui|serve|scenario|webhook|case|explain|rehearse|drift] [flags]
   tui (default)      the terminal console with the simulator embedded
   serve              the simulator alone, headless
   scenario FILE...   run scenario files headless
@@ -21,6 +22,7 @@ const USAGE = `Usage: understudy [tui|serve|scenario|webhook|case|explain|rehear
   case import|check|export   the support case kit: reproduce a customer's run and compare (docs/support.md)
   explain RUN_ID     one run's money, part by part
   rehearse -- CMD    runs CMD against a fresh simulator (with chaos) and grades its conduct
+  drift --url URL    compares a running service with the simulator using free requests (docs/drift.md)
 Run a command with --help for its flags.
 `;
 

@@ -13,6 +13,7 @@ import type { ConsoleStoreOptions } from '../tui/state/options.ts';
 import { startWebhookInbox } from '../webhook/inbox.ts';
 import { helpText, parseFlags, SIMULATOR_FLAGS, UsageError, type FlagSpec } from './args.ts';
 import { ConsoleFile, ConsoleFileError, consoleFilePath, type SavedKey } from './console-file.ts';
+import { driftInChild } from './drift-child.ts';
 import { playOptions, PLAY_FLAGS } from './play.ts';
 import { listFixtureScenarios } from './scenario-files.ts';
 
@@ -86,7 +87,7 @@ export async function tuiCommand(argv: string[]): Promise<number> {
     throw error;
   }
 
-  const store = createConsoleStore({ ...wiring.options, listScenarioFiles: listFixtureScenarios, play });
+  const store = createConsoleStore({ ...wiring.options, listScenarioFiles: listFixtureScenarios, play, driftCheck: typeof flags.url === 'string' ? () => driftInChild(String(flags.url), String(flags.key)) : null });
   // The alternate screen keeps the console out of the scrollback, as full-screen terminal programs do.
   process.stdout.write('\u001B[?1049h\u001B[H');
   const instance = render(createElement(App, { store }), { exitOnCtrlC: true });

@@ -81,6 +81,12 @@ export const BOUNDARIES: Boundary[] = [
     forbid: [path('sim/app.ts'), path('sim/simulator.ts'), path('sim/domain/demo.ts')],
   },
   { name: 'nothing imports src/cli: it wires the process', files: ['src', 'sim'], except: ['src/cli'], kind: 'any', forbid: [path('src/cli')] },
+  {
+    name: 'src/drift reaches the service over HTTP and its simulator through src/library: never sim/, the console or the CLI',
+    files: ['src/drift'],
+    kind: 'any',
+    allow: [builtin, path('src/drift'), path('src/library'), path('src/client'), pkg('ipaddr.js'), path('docs/decisions.json')],
+  },
 ];
 
 const under = (file: string, prefix: string) => file === prefix || file.startsWith(`${prefix}/`);

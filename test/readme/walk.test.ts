@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait.ts';
 import { freePort } from '../helpers/ports.ts';
+import { runBlocks, shellBlocks } from '../helpers/doc-blocks.ts';
 
 /**
  * The README's walk, run as written: every ```sh block, in order, in one bash
@@ -17,11 +18,6 @@ import { freePort } from '../helpers/ports.ts';
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** The README's ```sh blocks; other fences (```text for the install commands) are not part of the walk. */
-function shellBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
-}
 
 let walk: ChildProcess | null = null;
 let scratch: string | null = null;
@@ -62,16 +58,8 @@ describe('README walk', () => {
         .replace(/(?<=[: ])4020\b/g, String(receiver))
         .replace(/\/tmp\/us\b/g, scratch!),
     );
-    // Each block is announced on standard error so a failure names its block; set -e stops at a command that fails.
-    const script = ['set -e', ...blocks.map((block, i) => `echo '--- README sh block ${i + 1}' >&2\n${block}echo`)].join('\n');
     const env = { ...process.env, UNDERSTUDY_SIM_URL: `http://127.0.0.1:${sim}` };
-    walk = spawn('bash', ['-c', script], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    walk.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-    walk.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    const code = await new Promise<number | null>((resolve) => walk!.on('exit', resolve));
-    const transcript = `${stdout}\n--- stderr\n${stderr}`;
+    const { code, stdout, stderr, transcript } = await runBlocks(blocks, { cwd: ROOT, env, label: 'README', started: (child) => (walk = child) });
     expect(code, transcript).toBe(0);
     expect(stderr.match(/--- README sh block \d+/g)).toHaveLength(shellBlocks(readme).length);
 

@@ -96,5 +96,6 @@ export const shellCommands: Command[] = [
 
   // key screen
   { id: 'home-next-key', scope: 'home', keys: [{ input: 'k' }], label: 'k', description: 'next key', when: (state) => state.keys.length > 1, run: ({ actions }) => void actions.shell.switchKey() },
+  { id: 'home-drift', scope: 'home', keys: [{ input: 'D' }], label: 'D', description: 'drift check', when: (state) => state.service !== null && !state.service.isEmbedded, run: ({ actions }) => void actions.drift.offerDrift() },
 
 ];

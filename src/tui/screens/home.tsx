@@ -140,6 +140,23 @@ function Service() {
   );
 }
 
+/** In --url mode: the drift check (docs/drift.md) offered against the service, then its summary. */
+function DriftOffer() {
+  const service = useConsole((s) => s.service);
+  const drift = useConsole((s) => s.drift);
+  if (!service || service.isEmbedded) return null;
+  const lines = drift.phase === 'idle' ? ['D: is this service still what the simulator rehearses? A drift check of free requests.'] : drift.lines;
+  return (
+    <Box marginTop={1} flexDirection="column">
+      {lines.map((line, i) => (
+        <Text key={i} color={drift.phase === 'idle' ? theme.muted : undefined}>
+          {line}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
 /** Home: the key in use (spec 2.3) and, with the control API, its account's balances. */
 export function HomeScreen() {
   const key = useConsole((s) => s.key);
@@ -180,6 +197,7 @@ export function HomeScreen() {
         <Amount atomic={key.remainingSpendAtomic} profile={key.profile} />
       </Field>
       <Service />
+      <DriftOffer />
       <Box marginTop={1} flexDirection="column">
         <Balances />
       </Box>

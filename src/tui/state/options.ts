@@ -3,6 +3,7 @@ import type { ConsoleMemory } from '../console-memory.ts';
 import type { EvidenceSaver } from '../evidence.ts';
 import type { ScenarioStepper } from '../scenario-stepper.ts';
 import type { WebhookInbox } from '../webhook-inbox.ts';
+import type { DriftCheck } from './drift.ts';
 import type { ConsoleKeyChoice, ConsoleService, Environment } from './types.ts';
 
 /** What the process that wires the console (src/cli/tui.ts, or a test) hands to createConsoleStore. */
@@ -39,6 +40,8 @@ export interface ConsoleStoreOptions {
    * budget is 60 requests a minute by default (spec 8).
    */
   realtimeRereadMs?: number;
+  /** The drift check the key screen offers in --url mode (wired by the CLI). */
+  driftCheck?: DriftCheck | null;
 }
 
 /** Calls `step` after `ms`; the returned function cancels it. */

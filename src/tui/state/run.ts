@@ -136,12 +136,32 @@ export function runActions({ set, get, call, subscribe }: SliceContext, client: 
     }
   }
 
+  /**
+   * Reads of runs that had ended: spec 4.6 polls "until the status is terminal", and a
+   * terminal run never changes again, so the console shows what it read then instead of
+   * asking again (its own conduct report holds it to that).
+   */
+  const ended = new Map<string, RunRead>();
+  /** The read of a run under way: quick clock keys share it rather than send reads side by side. */
+  const reading = new Map<string, ReturnType<typeof readRun>>();
+  const readRun = (runId: string) => call((c) => c.v1.getRun(runId));
+  function readOnce(runId: string): ReturnType<typeof readRun> {
+    let read = reading.get(runId);
+    if (read === undefined) {
+      read = readRun(runId).finally(() => reading.delete(runId));
+      reading.set(runId, read);
+    }
+    return read;
+  }
+
   async function loadRun() {
     const { runId, view, maximumRpcCalls } = get().run;
     if (!runId) return;
     patch({ isLoading: true });
-    const result = await call((c) => c.v1.getRun(runId));
+    const known = ended.get(runId);
+    const result = known ? ({ ok: true, value: known } as const) : await readOnce(runId);
     if (get().run.runId !== runId) return;
+    if (result.ok && isTerminal(result.value.run.status)) ended.set(runId, result.value);
     patch({ isLoading: false, ...(result.ok ? { read: result.value } : {}) });
     if (!result.ok) return;
     patch((r) => ({ accepted: r.accepted.map((a) => (a.id === runId ? { ...a, status: result.value.run.status } : a)) }));

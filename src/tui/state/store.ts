@@ -4,6 +4,7 @@ import { agentActions } from './agent.ts';
 import { guardedCall, type SliceContext } from './call.ts';
 import { catalogActions, emptyCatalog } from './catalog.ts';
 import { confirmActions } from './confirm.ts';
+import { driftActions, idleDrift } from './drift.ts';
 import type { ConsoleData, ConsoleState } from './console-state.ts';
 import { evidenceActions } from './evidence.ts';
 import { emptyFaults, faultsActions } from './faults.ts';
@@ -92,6 +93,7 @@ function initialData(options: ConsoleStoreOptions): ConsoleData {
     report: emptyReport(),
     faults: emptyFaults(),
     scenario: emptyScenario(),
+    drift: idleDrift(),
   };
 }
 
@@ -193,6 +195,7 @@ export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
         report,
         faults,
         scenario,
+        drift: driftActions(slice, options.driftCheck),
       },
     };
   });

@@ -1,11 +1,11 @@
 /**
  * Two simulators in one process, as `serve --clock frozen --limits off` starts one
- * (logger too): one with the rehearsal layer and `--chaos calm`, one without the
- * layer, each with its own store and port. What the layer costs a keyed GET is
- * measured between the two (bench/rehearsal-cost.ts): whatever makes one process
- * dearer than another for its whole life makes both of its simulators dearer.
+ * (logger too): one with the drill and `--chaos calm`, one without the drill, each
+ * with its own store and port. What the drill costs a purchase is measured between
+ * the two (bench/drill-cost.ts): whatever makes one process dearer than another for
+ * its whole life makes both of its simulators dearer.
  * Prints a ready line, then one line per simulator: `calm URL KEY` and `without URL KEY`.
- *   node bench/rehearsal-server.js --store PATH [--first calm|without]
+ *   node bench/drill-server.js --store PATH [--first calm|without]
  */
 import { openInProcess } from '../src/library/in-process.ts';
 
