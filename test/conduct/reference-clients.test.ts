@@ -30,11 +30,11 @@ interface ReferenceClient {
 }
 
 const beside = (file: string) => file.replace(/\.ts$/, '.chaos.json');
-const client = (name: string, file: string, breaks: readonly RuleId[]): ReferenceClient => ({ name, file, chaos: existsSync(beside(file)) ? beside(file) : null, breaks });
+const client = (name: string, file: string, breaks: readonly RuleId[], chaos = beside(file)): ReferenceClient => ({ name, file, chaos: existsSync(chaos) ? chaos : null, breaks });
 const CLIENTS: ReferenceClient[] = [
   client('polite', 'fixtures/clients/polite.ts', []),
   ...RULE_IDS.map((rule) => client(rule, `fixtures/clients/faulty/${rule}.ts`, [rule])),
-  client('naive', 'fixtures/clients/naive.ts', RULE_IDS),
+  client('naive', 'fixtures/clients/naive.ts', RULE_IDS, 'fixtures/clients/profiles/first-accept-lost.json'),
 ];
 
 interface Drilled {
