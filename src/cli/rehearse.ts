@@ -46,6 +46,10 @@ export interface DrillOptions {
   speed: number;
   /** Where the command's output goes (the command line inherits the terminal). */
   stdio?: 'inherit' | 'pipe';
+  /** More environment for the command (a test names each run's fault log). */
+  env?: Record<string, string>;
+  /** Run once the command has exited, before the report is read: a test settles runs and reads the ledger over the control API at this URL. */
+  beforeReport?: (url: string) => Promise<void>;
 }
 
 export interface DrillResult {
@@ -68,7 +72,7 @@ export async function runDrill(options: DrillOptions): Promise<DrillResult> {
     const url = (await built.app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');
     built.sim.startRealtimeTicks();
     const control = createClient({ baseUrl: url });
-    const env: Record<string, string> = { UNDERSTUDY_URL: url, UNDERSTUDY_CONTROL_URL: url };
+    const env: Record<string, string> = { ...options.env, UNDERSTUDY_URL: url, UNDERSTUDY_CONTROL_URL: url };
     const accounts = new Map<string, string>();
     for (const fund of FUNDS) {
       let accountId = accounts.get(fund.type);
@@ -86,6 +90,7 @@ export async function runDrill(options: DrillOptions): Promise<DrillResult> {
     } finally {
       await stopSpeeding();
     }
+    await options.beforeReport?.(url);
     const report = await (await fetch(`${url}/sim/report`)).json() as ConductReport;
     return { report, commandExit, output };
   } finally {
