@@ -1,6 +1,6 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBundle } from '../../src/case/bundle.ts';
 import { collectCase } from '../../src/case/collect.ts';
@@ -13,7 +13,8 @@ import { cli } from '../helpers/cli.ts';
  * Point 4: `case export RUN_ID --out DIR` writes receipt, export, billing,
  * run and events, the run's ledger lines, the reproducing scenario and
  * summary.md; no secret the simulator issued is anywhere in it; `case check
- * DIR` agrees with itself; an existing bundle is never overwritten.
+ * DIR` agrees with itself; an existing bundle is never overwritten (issue 29,
+ * point 4: unless --force, and never through a link planted in DIR).
  */
 let session: ScenarioSession;
 let url: string;
@@ -48,7 +49,8 @@ async function filesOf(dir: string): Promise<Map<string, string>> {
   return out;
 }
 
-describe('the evidence bundle', () => {
+// Each test runs the CLI several times; on a busy machine a spawn takes seconds, so the bound is generous and only catches a hang.
+describe('the evidence bundle', { timeout: 600_000 }, () => {
   it('case export with the customer key: every part, no secret, and case check DIR agrees', async () => {
     const dir = join(work, 'with-key');
     const exported = await cli(['case', 'export', runId, '--url', url, '--key', secrets[0], '--out', dir], work);
@@ -77,13 +79,62 @@ describe('the evidence bundle', () => {
     expect(answer.status).toBe(401);
   });
 
-  it('an existing bundle is not overwritten and nothing is written', async () => {
+  it('an existing bundle is not overwritten and nothing is written (exit 2 naming the file); --force replaces it and notes survive', async () => {
     const dir = join(work, 'taken');
     await cli(['case', 'export', runId, '--url', url, '--out', dir], work);
     await writeFile(join(dir, 'summary.md'), 'notes by support');
+    await writeFile(join(dir, 'notes.txt'), 'more notes');
+    const before = await listing(work);
     const again = await cli(['case', 'export', runId, '--url', url, '--out', dir], work);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toContain('exists: a bundle is never overwritten');
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`${join(dir, 'run.json')}: --out exists: evidence is never replaced without --force`);
+    expect(again.stderr).toContain('Nothing was written.');
+    expect(await listing(work)).toEqual(before);
     expect(await readFile(join(dir, 'summary.md'), 'utf8')).toBe('notes by support');
+    const forced = await cli(['case', 'export', runId, '--url', url, '--out', dir, '--force'], work);
+    expect(forced.stderr).toBe('');
+    expect(forced.code).toBe(0);
+    expect(await readFile(join(dir, 'summary.md'), 'utf8')).toContain(`# Run ${runId}`);
+    expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('more notes');
+    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a dangling link planted in DIR is never followed: exit 2 naming it, nothing written inside or outside DIR, with --force too', async () => {
+    const dir = join(work, 'planted');
+    const outside = join(work, 'outside');
+    await mkdir(dir);
+    await mkdir(outside);
+    await symlink(join(outside, 'summary.md'), join(dir, 'summary.md'));
+    for (const force of [[], ['--force']]) {
+      const before = await listing(work);
+      const run = await cli(['case', 'export', runId, '--url', url, '--out', dir, ...force], work);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`${join(dir, 'summary.md')}: --out is a symbolic link`);
+      expect(await listing(work)).toEqual(before);
+    }
+    expect(await readdir(outside)).toEqual([]);
+    expect(await readdir(dir)).toEqual(['summary.md']);
+  });
+
+  it('DIR that is a link to another directory is refused, and nothing is written there', async () => {
+    const target = join(work, 'link-target');
+    await mkdir(target);
+    await symlink(target, join(work, 'dir-link'));
+    const before = await listing(work);
+    const run = await cli(['case', 'export', runId, '--url', url, '--out', join(work, 'dir-link')], work);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${join(work, 'dir-link')}: --out is a symbolic link`);
+    expect(await listing(work)).toEqual(before);
+    expect(await readdir(target)).toEqual([]);
   });
 });
+
+/** Every entry under `root`, with its kind and size, so a file written or replaced anywhere shows. */
+async function listing(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(root, { recursive: true })) {
+    const info = await lstat(join(root, entry));
+    out.push(`${relative(root, join(root, entry))} ${info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : 'file'} ${info.isFile() ? `${info.size} ${info.mtimeMs}` : ''}`);
+  }
+  return out.sort();
+}
