@@ -109,8 +109,14 @@ describe('case import and check refuse hostile files', { timeout: 600_000 }, () 
     await file('real-export.json', paid.export);
     await symlink(join(dir, 'real-export.json'), join(dir, 'link-export.json'));
     await refused(['link-export.json'], 'link-export.json', '(file)');
+    // A link to a bundle directory is not read as the bundle either.
+    await mkdir(join(dir, 'real-bundle'));
+    await writeFile(join(dir, 'real-bundle', 'export.json'), JSON.stringify(paid.export));
+    await symlink(join(dir, 'real-bundle'), join(dir, 'link-bundle'));
+    await refused(['link-bundle'], 'link-bundle', '(file)');
     await rm(join(dir, 'link.json'));
     await rm(join(dir, 'link-export.json'));
+    await rm(join(dir, 'link-bundle'));
   });
 
   it('a run.input whose fields are objects names run.input.chain', async () => {
