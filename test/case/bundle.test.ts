@@ -1,6 +1,6 @@
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBundle } from '../../src/case/bundle.ts';
 import { collectCase } from '../../src/case/collect.ts';
@@ -8,6 +8,7 @@ import { createClient } from '../../src/client/index.ts';
 import { openScenarioSession, type ScenarioSession } from '../../src/scenario/runner.ts';
 import { loadScenario } from '../../src/scenario/load.ts';
 import { cli } from '../helpers/cli.ts';
+import { listing } from './support.ts';
 
 /**
  * Point 4: `case export RUN_ID --out DIR` writes receipt, export, billing,
@@ -129,12 +130,3 @@ describe('the evidence bundle', { timeout: 600_000 }, () => {
   });
 });
 
-/** Every entry under `root`, with its kind and size, so a file written or replaced anywhere shows. */
-async function listing(root: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(root, { recursive: true })) {
-    const info = await lstat(join(root, entry));
-    out.push(`${relative(root, join(root, entry))} ${info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : 'file'} ${info.isFile() ? `${info.size} ${info.mtimeMs}` : ''}`);
-  }
-  return out.sort();
-}

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CollectedCase } from '../../src/case/collect.ts';
 import { MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH } from '../../src/case/customer-file.ts';
 import { cli } from '../helpers/cli.ts';
-import { playAndCollect } from './support.ts';
+import { listing, playAndCollect } from './support.ts';
 
 /**
  * Issue 29, point 1: the support kit reads only plain files and only
@@ -34,26 +34,16 @@ async function file(name: string, value: unknown): Promise<string> {
   return name;
 }
 
-/** Every entry under `dir`, with its kind and size, so a file written or replaced anywhere shows. */
-async function listing(root = dir): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(root, { recursive: true })) {
-    const info = await lstat(join(root, entry));
-    out.push(`${relative(dir, join(root, entry))} ${info.isSymbolicLink() ? 'link' : info.isFIFO() ? 'fifo' : info.isDirectory() ? 'dir' : 'file'} ${info.isFile() ? `${info.size} ${info.mtimeMs}` : ''}`);
-  }
-  return out.sort();
-}
-
 async function refused(args: string[], fileName: string, field: string): Promise<string> {
   let stderrs = '';
   for (const command of [['case', 'import', ...args, '--out', 'scenario.json'], ['case', 'check', ...args]]) {
-    const before = await listing();
+    const before = await listing(dir);
     const { code, stderr, stdout } = await cli(command, dir);
     expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
     expect(stderr).toContain(`${fileName}: ${field} `);
     expect(stderr).toContain('Nothing was written.');
     expect(stderr).not.toContain('DISAGREE');
-    expect(await listing()).toEqual(before);
+    expect(await listing(dir)).toEqual(before);
     stderrs += stderr;
   }
   return stderrs;
@@ -172,12 +162,12 @@ describe('case import --out writes a new file only', { timeout: 600_000 }, () =>
     const original = await readFile(join(dir, 'doc.json'), 'utf8');
     for (const out of ['doc.json', './doc.json']) {
       for (const force of [[], ['--force']]) {
-        const before = await listing();
+        const before = await listing(dir);
         const { code, stderr, stdout } = await cli(['case', 'import', 'doc.json', '--out', out, ...force], dir);
         expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
         expect(stderr).toContain(`${out}: --out `);
         if (force.length) expect(stderr).toContain('is one of the documents read: an input is never written over');
-        expect(await listing()).toEqual(before);
+        expect(await listing(dir)).toEqual(before);
       }
     }
     expect(await readFile(join(dir, 'doc.json'), 'utf8')).toBe(original);
@@ -186,11 +176,11 @@ describe('case import --out writes a new file only', { timeout: 600_000 }, () =>
   it('an existing file is refused naming it; --force replaces it', async () => {
     await file('doc.json', paid.export);
     await file('taken.json', 'notes by support');
-    const before = await listing();
+    const before = await listing(dir);
     const refusedRun = await cli(['case', 'import', 'doc.json', '--out', 'taken.json'], dir);
     expect(refusedRun.code).toBe(2);
     expect(refusedRun.stderr).toContain('taken.json: --out exists: evidence is never replaced without --force');
-    expect(await listing()).toEqual(before);
+    expect(await listing(dir)).toEqual(before);
     const forced = await cli(['case', 'import', 'doc.json', '--out', 'taken.json', '--force'], dir);
     expect(forced.stderr).toBe('');
     expect(forced.code).toBe(0);
@@ -206,11 +196,11 @@ describe('case import --out writes a new file only', { timeout: 600_000 }, () =>
     await symlink(join(dir, 'elsewhere', 'planted.json'), join(dir, 'dangling.json'));
     await symlink(join(dir, 'elsewhere', 'kept.json'), join(dir, 'to-kept.json'));
     for (const [out, force] of [['dangling.json', []], ['dangling.json', ['--force']], ['to-kept.json', []], ['to-kept.json', ['--force']]] as const) {
-      const before = await listing();
+      const before = await listing(dir);
       const { code, stderr } = await cli(['case', 'import', 'doc.json', '--out', out, ...force], dir);
       expect(code).toBe(2);
       expect(stderr).toContain(`${out}: --out is a symbolic link`);
-      expect(await listing()).toEqual(before);
+      expect(await listing(dir)).toEqual(before);
     }
     expect(await readdir(join(dir, 'elsewhere'))).toEqual(['kept.json']);
     expect(await readFile(join(dir, 'elsewhere', 'kept.json'), 'utf8')).toBe('kept');
