@@ -53,28 +53,41 @@ async function checkDirectory(dir: string, flag: string): Promise<boolean> {
   return true;
 }
 
+/** Creates `path` (never an existing name, never through a link) holding `text` on disk; a file it could not finish (a full disk) is removed. */
 async function writeExclusive(path: string, text: string): Promise<void> {
   const handle = await open(path, CREATE, 0o644);
   try {
     await handle.writeFile(text);
     await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await unlink(path).catch(() => undefined);
+    throw error;
   }
+  await handle.close();
+}
+
+/**
+ * Checks targets without writing: a refusal names the first that may not be
+ * written. Returns whether `dir` exists and the targets that exist (those
+ * --force replaces).
+ */
+export async function checkNewFiles(paths: string[], options: NewFileOptions, dir?: string): Promise<{ dirExists: boolean; existing: Map<string, Stats> }> {
+  const dirExists = dir === undefined || (await checkDirectory(dir, options.flag));
+  const existing = new Map<string, Stats>();
+  if (!dirExists) return { dirExists, existing };
+  for (const path of paths) {
+    const info = await lstatOrNull(path, options.flag);
+    const why = refusal(info, options);
+    if (why) throw new CaseInputError(path, options.flag, why);
+    if (info) existing.set(path, info);
+  }
+  return { dirExists, existing };
 }
 
 /** Checks every target before writing any; a failure part way removes the files this call created (one --force already replaced stays replaced). */
 export async function writeNewFiles(files: Array<[string, string]>, options: NewFileOptions, dir?: string): Promise<void> {
-  const dirExists = dir === undefined || (await checkDirectory(dir, options.flag));
-  const existing = new Map<string, Stats>();
-  if (dirExists) {
-    for (const [path] of files) {
-      const info = await lstatOrNull(path, options.flag);
-      const why = refusal(info, options);
-      if (why) throw new CaseInputError(path, options.flag, why);
-      if (info) existing.set(path, info);
-    }
-  }
+  const { dirExists, existing } = await checkNewFiles(files.map(([path]) => path), options, dir);
   if (dir !== undefined && !dirExists) await mkdir(dir, { recursive: true });
   const created: string[] = [];
   try {

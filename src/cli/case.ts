@@ -1,9 +1,10 @@
-import { writeBundle } from '../case/bundle.ts';
+import { join } from 'node:path';
+import { BUNDLE_FILES, writeBundle } from '../case/bundle.ts';
 import { checkCase } from '../case/check.ts';
 import { importCase } from '../case/import.ts';
 import { collectCase } from '../case/collect.ts';
 import { CaseInputError, readCaseDocuments } from '../case/documents.ts';
-import { writeNewFiles } from '../case/new-files.ts';
+import { checkNewFiles, writeNewFiles } from '../case/new-files.ts';
 import { checkText } from '../case/report.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { TARGET_FLAGS, targetOf } from './case-target.ts';
@@ -77,8 +78,11 @@ async function exportCommand(argv: string[]): Promise<number> {
   if (flags.help) return help('understudy case export RUN_ID --out DIR [--force] [--url U] [--key K]', EXPORT_FLAGS);
   if (positionals.length !== 1) throw new UsageError('case export needs exactly one RUN_ID.');
   if (typeof flags.out !== 'string') throw new UsageError('case export needs --out DIR.');
+  const force = flags.force === true;
+  // Refused before the service is asked anything (on the simulator, collecting makes and revokes a key): a DIR holding any bundle file, or a link.
+  await checkNewFiles(BUNDLE_FILES.map((name) => join(flags.out as string, name)), { flag: '--out', force }, flags.out);
   const collected = await collectCase({ ...targetOf(flags), runId: positionals[0] });
-  const written = await writeBundle(collected, flags.out, { force: flags.force === true });
+  const written = await writeBundle(collected, flags.out, { force });
   process.stdout.write(`wrote ${written.length} files to ${flags.out}:\n${written.map((f) => `  ${f}\n`).join('')}`);
   return 0;
 }

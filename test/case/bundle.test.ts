@@ -21,6 +21,7 @@ let session: ScenarioSession;
 let url: string;
 let runId: string;
 let work: string;
+let accountId: string;
 const secrets: string[] = [];
 
 beforeAll(async () => {
@@ -32,7 +33,7 @@ beforeAll(async () => {
   const [run] = await control.sim.runs();
   runId = run.id;
   const { run: detail } = await control.sim.run(runId);
-  const accountId = (detail as unknown as { accountId: string }).accountId;
+  accountId = (detail as unknown as { accountId: string }).accountId;
   // Every secret issued: the scenario's key secrets, a destination's signing secret, a monitor's webhook secret.
   secrets.push(...session.result.redactions.filter(([, name]) => name.startsWith('<secret')).map(([secret]) => secret));
   const destination = await control.sim.createDestination(accountId, { url: 'https://hooks.example.com/understudy' });
@@ -106,12 +107,16 @@ describe('the evidence bundle', { timeout: 600_000 }, () => {
     await mkdir(dir);
     await mkdir(outside);
     await symlink(join(outside, 'summary.md'), join(dir, 'summary.md'));
+    const control = createClient({ baseUrl: url, retries: 0 });
     for (const force of [[], ['--force']]) {
       const before = await listing(work);
+      const keysBefore = await control.sim.keys(accountId);
       const run = await cli(['case', 'export', runId, '--url', url, '--out', dir, ...force], work);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(`${join(dir, 'summary.md')}: --out is a symbolic link`);
       expect(await listing(work)).toEqual(before);
+      // Refused before the simulator was asked anything: no read-only key was made for it.
+      expect(await control.sim.keys(accountId)).toEqual(keysBefore);
     }
     expect(await readdir(outside)).toEqual([]);
     expect(await readdir(dir)).toEqual(['summary.md']);

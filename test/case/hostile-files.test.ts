@@ -145,6 +145,14 @@ describe('case import and check refuse hostile files', { timeout: 600_000 }, () 
     await refused([await file('receipt.json', paid.receipt), await file('billing-count.json', billing)], 'billing-count.json', 'authorizedRpcCalls');
   });
 
+  it('an event message of a million digits is read in one pass (the reads pattern once retried it from every digit and hung)', async () => {
+    const exported = clone(paid.export) as Json;
+    for (const event of exported.events) if (event.step === 'chain-reads') event.message = '1'.repeat(1_000_000);
+    const { code, stderr } = await cli(['case', 'import', await file('digits.json', exported)], dir);
+    expect(stderr).toContain("assumed: duration: no event gives it; the listing's default");
+    expect(code).toBe(0);
+  });
+
   it('fields the kit does not use are ignored, as the spec allows more', async () => {
     const exported = clone(paid.export) as Json;
     exported.run.somethingNew = { deeply: [{ nested: true }] };
