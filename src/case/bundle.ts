@@ -1,17 +1,17 @@
-import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { importCase } from './import.ts';
 import type { CollectedCase } from './collect.ts';
 import { waterfallInputOf } from './collect.ts';
 import { recogniseDocument, type CaseDocument } from './documents.ts';
 import { buildWaterfall, waterfallText } from './waterfall.ts';
+import { writeNewFiles } from './new-files.ts';
 
 /**
  * The evidence bundle of one run: receipt, export, billing, run and events,
  * the account's ledger lines for the run, the reproducing scenario and
  * summary.md. Everything is built in memory and searched for every secret
  * used to collect it before a single file is written; an existing bundle is
- * never overwritten.
+ * never overwritten unless `force` (and never through a link: new-files.ts).
  */
 type Json = Record<string, unknown>;
 
@@ -59,7 +59,7 @@ export function summaryOf(collected: CollectedCase, assumptions: string[]): stri
   return prose.filter((line, i, all) => !(line === '' && all[i - 1] === '')).join('\n');
 }
 
-export async function writeBundle(collected: CollectedCase, dir: string): Promise<string[]> {
+export async function writeBundle(collected: CollectedCase, dir: string, options: { force?: boolean } = {}): Promise<string[]> {
   const { scenario, assumptions } = importCase(documentsOf(collected, dir));
   const files: Array<[string, string]> = [
     ['run.json', json(collected.run)],
@@ -73,13 +73,9 @@ export async function writeBundle(collected: CollectedCase, dir: string): Promis
   for (const [name, text] of files) {
     for (const secret of collected.secrets) if (secret && text.includes(secret)) throw new BundleError(`${name} would hold a key secret; nothing was written`);
   }
-  for (const [name] of files) {
-    const exists = await access(join(dir, name)).then(() => true, () => false);
-    if (exists) throw new BundleError(`${join(dir, name)} exists: a bundle is never overwritten (choose another --out); nothing was written`);
-  }
-  await mkdir(dir, { recursive: true });
-  for (const [name, text] of files) await writeFile(join(dir, name), text);
-  return files.map(([name]) => join(dir, name));
+  const paths = files.map(([name, text]) => [join(dir, name), text] as [string, string]);
+  await writeNewFiles(paths, { flag: '--out', force: options.force }, dir);
+  return paths.map(([path]) => path);
 }
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;

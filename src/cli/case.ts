@@ -1,9 +1,10 @@
-import { writeFile } from 'node:fs/promises';
-import { writeBundle } from '../case/bundle.ts';
+import { join } from 'node:path';
+import { BUNDLE_FILES, writeBundle } from '../case/bundle.ts';
 import { checkCase } from '../case/check.ts';
 import { importCase } from '../case/import.ts';
 import { collectCase } from '../case/collect.ts';
 import { CaseInputError, readCaseDocuments } from '../case/documents.ts';
+import { checkNewFiles, writeNewFiles } from '../case/new-files.ts';
 import { checkText } from '../case/report.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { TARGET_FLAGS, targetOf } from './case-target.ts';
@@ -13,14 +14,15 @@ import { TARGET_FLAGS, targetOf } from './case-target.ts';
  * Exit 0 when done (check: when the reproduction agrees), 1 when check
  * disagrees, 2 for bad input, which names the file and field and writes nothing.
  */
-const USAGE = `Usage: understudy case import FILE... [--out scenario.json]
+const USAGE = `Usage: understudy case import FILE... [--out scenario.json] [--force]
        understudy case check FILE...|DIR [--json]
-       understudy case export RUN_ID --out DIR [--url U] [--key K]
+       understudy case export RUN_ID --out DIR [--force] [--url U] [--key K]
 `;
+const FORCE: FlagSpec = { name: 'force', help: 'replace an existing regular file (never a link, never an input document)' };
 
-const IMPORT_FLAGS: FlagSpec[] = [{ name: 'out', value: 'FILE', help: 'write the scenario here (else it is printed)' }, { name: 'help', help: 'print this help' }];
+const IMPORT_FLAGS: FlagSpec[] = [{ name: 'out', value: 'FILE', help: 'write the scenario here, a new file (else it is printed)' }, FORCE, { name: 'help', help: 'print this help' }];
 const CHECK_FLAGS: FlagSpec[] = [{ name: 'json', help: 'print the comparison as JSON' }, { name: 'help', help: 'print this help' }];
-const EXPORT_FLAGS: FlagSpec[] = [{ name: 'out', value: 'DIR', help: 'the bundle directory (must not hold a bundle already)' }, ...TARGET_FLAGS, { name: 'help', help: 'print this help' }];
+const EXPORT_FLAGS: FlagSpec[] = [{ name: 'out', value: 'DIR', help: 'the bundle directory (must not hold a bundle already)' }, FORCE, ...TARGET_FLAGS, { name: 'help', help: 'print this help' }];
 
 export async function caseCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -42,12 +44,15 @@ export async function caseCommand(argv: string[]): Promise<number> {
 
 async function importCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, IMPORT_FLAGS, { positionals: 'FILE...' });
-  if (flags.help) return help('understudy case import FILE... [--out scenario.json]', IMPORT_FLAGS);
+  if (flags.help) return help('understudy case import FILE... [--out scenario.json] [--force]', IMPORT_FLAGS);
   if (positionals.length === 0) throw new UsageError('case import needs at least one FILE.');
-  const { scenario, assumptions } = importCase(await readCaseDocuments(positionals));
+  if (flags.force && typeof flags.out !== 'string') throw new UsageError('--force replaces the file --out names: give --out FILE too.');
+  const documents = await readCaseDocuments(positionals);
+  const { scenario, assumptions } = importCase(documents);
   const text = `${JSON.stringify(scenario, null, 2)}\n`;
   if (typeof flags.out === 'string') {
-    await writeFile(flags.out, text);
+    const inputs = documents.flatMap((d) => (d.identity ? [d.identity] : []));
+    await writeNewFiles([[flags.out, text]], { flag: '--out', force: flags.force === true, inputs });
     process.stdout.write(`wrote ${flags.out} (${scenario.steps.length} steps)\n`);
   } else process.stdout.write(text);
   // Shown on stderr when the scenario goes to stdout, so a pipe gets pure JSON.
@@ -70,11 +75,14 @@ async function checkCommand(argv: string[]): Promise<number> {
 
 async function exportCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, EXPORT_FLAGS, { positionals: 'RUN_ID' });
-  if (flags.help) return help('understudy case export RUN_ID --out DIR [--url U] [--key K]', EXPORT_FLAGS);
+  if (flags.help) return help('understudy case export RUN_ID --out DIR [--force] [--url U] [--key K]', EXPORT_FLAGS);
   if (positionals.length !== 1) throw new UsageError('case export needs exactly one RUN_ID.');
   if (typeof flags.out !== 'string') throw new UsageError('case export needs --out DIR.');
+  const force = flags.force === true;
+  // Refused before the service is asked anything (on the simulator, collecting makes and revokes a key): a DIR holding any bundle file, or a link.
+  await checkNewFiles(BUNDLE_FILES.map((name) => join(flags.out as string, name)), { flag: '--out', force }, flags.out);
   const collected = await collectCase({ ...targetOf(flags), runId: positionals[0] });
-  const written = await writeBundle(collected, flags.out);
+  const written = await writeBundle(collected, flags.out, { force });
   process.stdout.write(`wrote ${written.length} files to ${flags.out}:\n${written.map((f) => `  ${f}\n`).join('')}`);
   return 0;
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,17 +8,20 @@ import { createClient } from '../../src/client/index.ts';
 import { openScenarioSession, type ScenarioSession } from '../../src/scenario/runner.ts';
 import { loadScenario } from '../../src/scenario/load.ts';
 import { cli } from '../helpers/cli.ts';
+import { listing } from './support.ts';
 
 /**
  * Point 4: `case export RUN_ID --out DIR` writes receipt, export, billing,
  * run and events, the run's ledger lines, the reproducing scenario and
  * summary.md; no secret the simulator issued is anywhere in it; `case check
- * DIR` agrees with itself; an existing bundle is never overwritten.
+ * DIR` agrees with itself; an existing bundle is never overwritten (issue 29,
+ * point 4: unless --force, and never through a link planted in DIR).
  */
 let session: ScenarioSession;
 let url: string;
 let runId: string;
 let work: string;
+let accountId: string;
 const secrets: string[] = [];
 
 beforeAll(async () => {
@@ -30,7 +33,7 @@ beforeAll(async () => {
   const [run] = await control.sim.runs();
   runId = run.id;
   const { run: detail } = await control.sim.run(runId);
-  const accountId = (detail as unknown as { accountId: string }).accountId;
+  accountId = (detail as unknown as { accountId: string }).accountId;
   // Every secret issued: the scenario's key secrets, a destination's signing secret, a monitor's webhook secret.
   secrets.push(...session.result.redactions.filter(([, name]) => name.startsWith('<secret')).map(([secret]) => secret));
   const destination = await control.sim.createDestination(accountId, { url: 'https://hooks.example.com/understudy' });
@@ -48,7 +51,8 @@ async function filesOf(dir: string): Promise<Map<string, string>> {
   return out;
 }
 
-describe('the evidence bundle', () => {
+// Each test runs the CLI several times; on a busy machine a spawn takes seconds, so the bound is generous and only catches a hang.
+describe('the evidence bundle', { timeout: 600_000 }, () => {
   it('case export with the customer key: every part, no secret, and case check DIR agrees', async () => {
     const dir = join(work, 'with-key');
     const exported = await cli(['case', 'export', runId, '--url', url, '--key', secrets[0], '--out', dir], work);
@@ -77,13 +81,57 @@ describe('the evidence bundle', () => {
     expect(answer.status).toBe(401);
   });
 
-  it('an existing bundle is not overwritten and nothing is written', async () => {
+  it('an existing bundle is not overwritten and nothing is written (exit 2 naming the file); --force replaces it and notes survive', async () => {
     const dir = join(work, 'taken');
     await cli(['case', 'export', runId, '--url', url, '--out', dir], work);
     await writeFile(join(dir, 'summary.md'), 'notes by support');
+    await writeFile(join(dir, 'notes.txt'), 'more notes');
+    const before = await listing(work);
     const again = await cli(['case', 'export', runId, '--url', url, '--out', dir], work);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toContain('exists: a bundle is never overwritten');
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`${join(dir, 'run.json')}: --out exists: evidence is never replaced without --force`);
+    expect(again.stderr).toContain('Nothing was written.');
+    expect(await listing(work)).toEqual(before);
     expect(await readFile(join(dir, 'summary.md'), 'utf8')).toBe('notes by support');
+    const forced = await cli(['case', 'export', runId, '--url', url, '--out', dir, '--force'], work);
+    expect(forced.stderr).toBe('');
+    expect(forced.code).toBe(0);
+    expect(await readFile(join(dir, 'summary.md'), 'utf8')).toContain(`# Run ${runId}`);
+    expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('more notes');
+    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a dangling link planted in DIR is never followed: exit 2 naming it, nothing written inside or outside DIR, with --force too', async () => {
+    const dir = join(work, 'planted');
+    const outside = join(work, 'outside');
+    await mkdir(dir);
+    await mkdir(outside);
+    await symlink(join(outside, 'summary.md'), join(dir, 'summary.md'));
+    const control = createClient({ baseUrl: url, retries: 0 });
+    for (const force of [[], ['--force']]) {
+      const before = await listing(work);
+      const keysBefore = await control.sim.keys(accountId);
+      const run = await cli(['case', 'export', runId, '--url', url, '--out', dir, ...force], work);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`${join(dir, 'summary.md')}: --out is a symbolic link`);
+      expect(await listing(work)).toEqual(before);
+      // Refused before the simulator was asked anything: no read-only key was made for it.
+      expect(await control.sim.keys(accountId)).toEqual(keysBefore);
+    }
+    expect(await readdir(outside)).toEqual([]);
+    expect(await readdir(dir)).toEqual(['summary.md']);
+  });
+
+  it('DIR that is a link to another directory is refused, and nothing is written there', async () => {
+    const target = join(work, 'link-target');
+    await mkdir(target);
+    await symlink(target, join(work, 'dir-link'));
+    const before = await listing(work);
+    const run = await cli(['case', 'export', runId, '--url', url, '--out', join(work, 'dir-link')], work);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${join(work, 'dir-link')}: --out is a symbolic link`);
+    expect(await listing(work)).toEqual(before);
+    expect(await readdir(target)).toEqual([]);
   });
 });
+

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadScenario } from '../../src/scenario/load.ts';
 import { collectCase, type CollectedCase } from '../../src/case/collect.ts';
@@ -38,4 +38,15 @@ export async function playAndCollect(file: string, keep?: (url: string) => Promi
   } finally {
     await session.close();
   }
+}
+
+/** Every entry under `root` with its kind (and a file's size and time), so a file written, replaced or linked anywhere below shows. */
+export async function listing(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(root, { recursive: true })) {
+    const info = await lstat(join(root, entry));
+    const kind = info.isSymbolicLink() ? 'link' : info.isFIFO() ? 'fifo' : info.isDirectory() ? 'dir' : 'file';
+    out.push(`${entry} ${kind}${info.isFile() ? ` ${info.size} ${info.mtimeMs}` : ''}`);
+  }
+  return out.sort();
 }
