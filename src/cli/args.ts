@@ -53,10 +53,12 @@ export function parseFlags(argv: string[], specs: FlagSpec[], options: ParseOpti
 }
 
 export function helpText(usage: string, specs: FlagSpec[]): string {
-  const rows = specs.map((s) => {
-    const left = `  --${s.name}${s.value ? ` ${s.value}` : ''}`;
+  const lefts = specs.map((s) => `  --${s.name}${s.value ? ` ${s.value}` : ''}`);
+  // One column for every help line, two spaces past the longest flag: a fixed width ran long flags into their help.
+  const width = Math.max(28, ...lefts.map((left) => left.length + 2));
+  const rows = specs.map((s, i) => {
     const def = s.default !== undefined ? ` [${s.default}]` : '';
-    return `${left.padEnd(28)}${s.help}${def}`;
+    return `${lefts[i].padEnd(width)}${s.help}${def}`;
   });
   return `${usage}\n\nFlags:\n${rows.join('\n')}\n`;
 }
