@@ -20,10 +20,13 @@ const SIGNED_OVER = 'HMAC-SHA256 over `<x-service-timestamp>.<x-service-event-id
 function refusedGood(name: ProbeCaseName, status: number, source: string): string {
   if (status >= 300 && status < 400) return `it answered with a redirect (${status}), which the service never follows: give the URL that answers itself`;
   if (status >= 500) return `your receiver failed (${status}) on a correctly signed delivery: its own log has the error`;
-  if (name === 'repeated event id') return `a repeated event id is a retry: drop it but answer 2xx (spec 6.2), or the sender keeps retrying it`;
-  if (status === 401 || status === 403) return `refused as wrongly signed: is --secret the secret your receiver verifies with, and does it check the ${SIGNED_OVER}?`;
-  if (status === 400) return `if your receiver judged the timestamp stale or ahead, it reads another clock than the probe (the ${source}): a receiver judges by its own clock, and the probe signs with the wall clock unless given --sim-url`;
-  return `refused with ${status}: the answer body above, or your receiver's log, says why`;
+  const retry = 'a repeated event id is a retry: drop it but answer 2xx (spec 6.2), or the sender keeps retrying it';
+  let cause: string;
+  if (status === 401 || status === 403) cause = `refused as wrongly signed: is --secret the secret your receiver verifies with, and does it check the ${SIGNED_OVER}?`;
+  else if (status === 400) cause = `if your receiver judged the timestamp stale or ahead, it reads another clock than the probe (the ${source}): a receiver judges by its own clock, and the probe signs with the wall clock unless given --sim-url`;
+  else if (name === 'repeated event id') return retry;
+  else return `refused with ${status}: the answer body above, or your receiver's log, says why`;
+  return name === 'repeated event id' ? `${cause}; or, if it refused the repeat as a repeat: ${retry}` : cause;
 }
 
 /** What a receiver that answered 2xx where it should have refused most likely skipped. */
