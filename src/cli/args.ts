@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { npmKeptFlags } from './npm-kept.ts';
 
 /** A small strict flag parser: unknown flags, bad values and stray arguments are errors naming what was wrong. */
 export interface FlagSpec {
@@ -17,6 +18,8 @@ export interface FlagSpec {
 export interface ParseOptions {
   /** What the command's positional arguments are, e.g. 'FILE...' or 'URL'; without it there may be none. */
   positionals?: string;
+  /** Where npm's npm_config_* variables are read (npm-kept.ts); the process's environment by default. */
+  env?: Record<string, string | undefined>;
 }
 
 export class UsageError extends Error {}
@@ -25,6 +28,8 @@ export function parseFlags(argv: string[], specs: FlagSpec[], options: ParseOpti
   const flags: Record<string, string | boolean> = {};
   const positionals: string[] = [];
   const seen = new Set<string>();
+  const kept = npmKeptFlags(argv, specs, options.env ?? process.env);
+  if (kept) throw new UsageError(kept);
   for (const spec of specs) if (spec.default !== undefined) flags[spec.name] = spec.default;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
