@@ -1,4 +1,8 @@
-import type { FlagSpec } from './args.ts';
+/** What this check reads of a flag (args.ts FlagSpec; not imported, args.ts imports this). */
+interface Flag {
+  name: string;
+  value?: string;
+}
 
 /** The package.json scripts that run this command line (`npm start`, `npm run serve`, ...). */
 const OUR_SCRIPTS = new Set(['start', 'serve', 'scenario', 'rehearse']);
@@ -12,7 +16,7 @@ const OUR_SCRIPTS = new Set(['start', 'serve', 'scenario', 'rehearse']);
  * was kept, or when not run by one of our scripts (npm_config_* are also how
  * npm passes a user's own .npmrc settings).
  */
-export function npmKeptFlags(argv: string[], specs: FlagSpec[], env: Record<string, string | undefined>): string | null {
+export function npmKeptFlags(argv: string[], specs: Flag[], env: Record<string, string | undefined>): string | null {
   const script = env.npm_lifecycle_event;
   if (!script || !OUR_SCRIPTS.has(script)) return null;
   const given = new Set(argv.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')[0]));
