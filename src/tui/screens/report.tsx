@@ -1,3 +1,4 @@
+import { Table } from '@alcalzone/ink-table';
 import { Box, Text } from 'ink';
 import { useConsole } from '../state/context.tsx';
 import { clip } from '../text.ts';
@@ -7,18 +8,23 @@ import { useViewport } from '../viewport.ts';
 
 const MARK = { pass: 'pass', fail: 'FAIL', 'not-exercised': '-' } as const;
 
-/** GET /sim/report for the key in use: one row per rule of conduct, and what decided each failure (docs/rehearsal.md). */
+/**
+ * GET /sim/report for the key in use (docs/rehearsal.md): the verdicts as a
+ * static table (ink-table: no row is selected here), then each failed rule's
+ * title and what decided it, scrolled.
+ */
 export function ReportScreen() {
   const { report, scroll } = useConsole((s) => s.report);
   const controlAvailable = useConsole((s) => s.controlAvailable);
   const { columns, bodyRows } = useViewport();
+  const verdicts = report ? report.rules.map((r) => ({ verdict: MARK[r.verdict], rule: r.id, spec: r.spec.split(' (')[0] })) : [];
   const lines = report
-    ? report.rules.flatMap((r) => [
-        { text: `${MARK[r.verdict].padEnd(5)} ${r.title} (${r.spec.split(' (')[0]})`, color: r.verdict === 'fail' ? theme.error : r.verdict === 'pass' ? undefined : theme.muted },
-        ...(r.verdict === 'fail' ? r.evidence.map((e) => ({ text: `      ${e.note}`, color: theme.warn })) : []),
-      ])
+    ? report.rules
+        .filter((r) => r.verdict === 'fail')
+        .flatMap((r) => [{ text: `FAIL  ${r.title} (${r.spec.split(' (')[0]})`, color: theme.error }, ...r.evidence.map((e) => ({ text: `      ${e.note}`, color: theme.warn }))])
     : [];
-  const rows = Math.max(3, bodyRows - 3);
+  // The table takes its rows plus four lines of borders and headings.
+  const rows = Math.max(3, bodyRows - 3 - (verdicts.length + 4));
   const maxScroll = Math.max(0, lines.length - rows);
   useCommands('report', { view: { maxScroll, pageRows: rows - 1 } });
   if (!controlAvailable) return <Text color={theme.muted}>The conduct report comes from the control API, which is hidden against a remote service.</Text>;
@@ -30,6 +36,7 @@ export function ReportScreen() {
         <Text bold>Conduct report </Text>
         <Text color={theme.muted}>{`score ${report.score}${report.doubleReservedAtomic !== '0' ? ` · reserved twice: ${report.doubleReservedAtomic} atomic units` : ''} · r to regrade`}</Text>
       </Text>
+      <Table data={verdicts} columns={['verdict', 'rule', 'spec']} />
       {lines.slice(top, top + rows).map((line, i) => (
         <Text key={top + i} color={line.color}>
           {clip(line.text, columns - 1)}
