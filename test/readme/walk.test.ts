@@ -40,7 +40,7 @@ describe('README walk', () => {
     const blocks = shellBlocks(await readFile(join(ROOT, 'README.md'), 'utf8'));
     expect(blocks.length).toBeGreaterThanOrEqual(5);
     const all = blocks.join('\n');
-    for (const step of ['serve --port 4010', '/sim/accounts/$ACCOUNT/keys', '/accept', 'idempotencyKey', '/sim/clock/advance', 'webhook listen --port 4020', '/verify', 'webhook probe', 'kill $RECEIVER $SIM']) {
+    for (const step of ['serve --port 4010', '/sim/accounts/$ACCOUNT/keys', '/accept', 'idempotencyKey', '/sim/clock/advance', 'explain $RUN', 'case check', 'webhook listen --port 4020', '/verify', 'webhook probe', 'kill $RECEIVER $SIM']) {
       expect(all).toContain(step);
     }
     // The console and the suite itself cannot run headless inside the suite.
@@ -83,6 +83,9 @@ describe('README walk', () => {
     expect(stdout).toContain(`"run":{"id":"${acceptance.run.id}","status":"succeeded"`);
     expect(stdout).toMatch(new RegExp(`"destination":\\{"id":"[0-9a-f-]{36}","url":"http://127\\.0\\.0\\.1:${receiver}/hooks","kind":"https","state":"verified"`));
     expect(stdout).toContain('7 passed, 0 failed');
+    // The support kit on the walk's run: its money explained, its evidence bundle checked against a reproduction.
+    expect(stdout).toMatch(/total charged: [0-9.]+ ETH \(\d+ atomic\)/);
+    expect(stdout).toMatch(/AGREE: all \d+ fields equal/);
 
     // The receiver judged the frozen simulator's deliveries by its own (wall) clock, and the walk's last block stopped it and the simulator.
     const receiverLog = await readFile(join(scratch, 'receiver.log'), 'utf8');
