@@ -1,7 +1,12 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cli, ROOT } from '../helpers/cli.ts';
 import { ALICE, BOB, EPOCH_S, advance, cleanupAfterEach, createDestination, createMonitor, ethKey, mine, simDeliveries, start, subscribe, transfer, verify, waitFor } from '../monitors/support.ts';
 
 /**
@@ -97,5 +102,44 @@ describe('a receiver judging timestamps by Date.now()', () => {
     const destination = (await verify(sim, created.destination.id)).body.destination;
     expect(destination).toMatchObject({ state: 'needs_verification', lastError: 'http-400' });
     expect(receiver.seen.map((s) => [s.headers['x-service-timestamp'], s.verdict])).toEqual([[String(EPOCH_S), 'stale-or-future']]);
+  });
+});
+
+describe('serve --webhook-time', () => {
+  const children: ChildProcess[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
+    for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+  });
+
+  /** `serve --clock frozen` with `extra` flags; its URL once it listens. */
+  async function serve(extra: string[]): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'understudy-webhook-time-'));
+    dirs.push(dir);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--clock', 'frozen', '--store', join(dir, 'store.json'), ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let output = '';
+    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+    return waitFor(() => /understudy listening on (http:\/\/\S+)/.exec(output)?.[1] ?? null, 'serve to listen');
+  }
+
+  /** The timestamp the challenge of a new destination was signed with. */
+  async function challengeTimestamp(url: string): Promise<number> {
+    const receiver = await specReceiver(() => 'whsec_any');
+    const accounts = (await (await fetch(`${url}/sim/accounts`)).json()) as { accounts: Array<{ id: string }> };
+    const created = await fetch(`${url}/sim/accounts/${accounts.accounts[0].id}/destinations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url }) });
+    const { destination } = (await created.json()) as { destination: { id: string } };
+    await fetch(`${url}/sim/destinations/${destination.id}/verify`, { method: 'POST' });
+    return Number(receiver.seen[0].headers['x-service-timestamp']);
+  }
+
+  it('signs with the real time by default, and with the frozen simulated clock given simulated; a bad value is refused', async () => {
+    const wall = await challengeTimestamp(await serve([]));
+    expect(Math.abs(wall - Math.floor(Date.now() / 1000))).toBeLessThanOrEqual(5);
+    expect(await challengeTimestamp(await serve(['--webhook-time', 'simulated']))).toBe(EPOCH_S);
+    const refused = await cli(['serve', '--port', '0', '--webhook-time', 'sim'], ROOT);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe("--webhook-time must be one of wall, simulated (got 'sim').\n");
   });
 });
