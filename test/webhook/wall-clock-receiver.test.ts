@@ -109,7 +109,13 @@ describe('serve --webhook-time', () => {
   const children: ChildProcess[] = [];
   const dirs: string[] = [];
   afterEach(async () => {
-    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
+    // Each serve flushes its store as it stops: wait for that before its folder goes.
+    for (const child of children.splice(0)) {
+      if (child.exitCode !== null) continue;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
     for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
   });
 
