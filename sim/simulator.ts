@@ -1,4 +1,4 @@
-import { createClock, initialClockState, limiterTime, monotonicMs, type ClockMode, type ClockState, type RealTime, wallNowMs } from './runtime/clock.ts';
+import { createClock, initialClockState, limiterTime, monotonicMs, signingTime, type ClockMode, type ClockState, type RealTime, type WebhookTime, wallNowMs } from './runtime/clock.ts';
 import { isRandomState, SeededRandom, ratchetStart, type RandomState } from './runtime/random.ts';
 import { SealingKey } from './runtime/sealing.ts';
 import { FileStore, StoreFileError, type Snapshot, type StoreFs, type StoreWriteError } from './store/file-store.ts';
@@ -39,6 +39,8 @@ export interface SimulatorOptions {
   seed?: string | number;
   env?: Environment;
   clock?: ClockMode;
+  /** serve --webhook-time: webhook attempts signed with the real time they are sent ('wall', the default) or simulated time. */
+  webhookTime?: WebhookTime;
   limits?: boolean;
   controlToken?: string | null;
   /** Outbound webhook POSTs (tests may substitute a recorder). */
@@ -125,7 +127,7 @@ export class Simulator {
     if (sealing.text !== keptKey) await writeSealingKey(secretsPath, sealing.text);
     const random = new SeededRandom(stored);
     // Blocks holding chain logs and reported monitor events, kept in memory (sim/domain/chains/monitor-index.ts).
-    const deps: SimulatorDeps = { clock, random, sealing, store, env: options.env ?? 'test', monitorIndex: new MonitorIndex(store) };
+    const deps: SimulatorDeps = { clock, signingTime: signingTime(clock, options.webhookTime ?? 'wall'), random, sealing, store, env: options.env ?? 'test', monitorIndex: new MonitorIndex(store) };
     for (const balance of store.all('balances')) assertBalanceInvariant(balance);
     return new Simulator(deps, seed, created, options.limits ?? true, options.controlToken ?? null, options.send ?? sendWebhook, options.realTime ?? monotonicMs, {
       maxJobsPerAdvance: options.maxJobsPerAdvance,

@@ -10,6 +10,8 @@ export type Store = StorePort;
 /** What every domain service is built from; sim/app.ts is the only place that makes one. */
 export interface Deps {
   clock: Clock;
+  /** The instant a webhook attempt is signed with (serve --webhook-time; sim/runtime/clock.ts signingTime). */
+  signingTime: () => number;
   random: SeededRandom;
   /** Keyed material kept out of the store (PATH.secrets): what secrets are sealed with. */
   sealing: SealingKey;

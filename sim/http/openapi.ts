@@ -26,7 +26,9 @@ const SWAGGER_OPTIONS: SwaggerOptions = {
       description:
         'Paid research runs, monitors and webhooks. Local rehearsal description: keys carry the svc_test_ prefix ' +
         '(production uses svc_live_); the ETH rail is called local-custody (profile local_custody); ' +
-        '/v1/rehearsal/... routes answer 503 in production.',
+        '/v1/rehearsal/... routes answer 503 in production. Request bodies are JSON only: any other content type ' +
+        '(text/plain included) is refused with 415, a status the spec does not list (docs/decisions.md); a POST ' +
+        'that takes no body (cancel, stop, ack) accepts none, an empty one or {}, and refuses fields with 400.',
     },
     servers: [{ url: '/' }],
     components: {
@@ -52,6 +54,8 @@ const SWAGGER_OPTIONS: SwaggerOptions = {
     const transformed = { ...(schema as object) } as Record<string, unknown>;
     if (config.auth === 'key') transformed.security = [{ apiKey: [] }];
     else if (config.auth === 'optional') transformed.security = [{}, { apiKey: [] }];
+    // Said outright, so that a generated client does not send the key it holds (no global security applies either way).
+    else if (config.auth === 'none') transformed.security = [];
     return { schema: transformed as never, url };
   },
 };

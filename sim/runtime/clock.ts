@@ -45,6 +45,21 @@ export function wallNowMs(): number {
   return Date.now();
 }
 
+/** serve --webhook-time: which time a webhook attempt is signed with. */
+export type WebhookTime = 'wall' | 'simulated';
+
+/**
+ * The instant a webhook attempt is signed with (x-service-timestamp). `wall`:
+ * the real time it is sent, because a receiver following spec 6.2 judges the
+ * timestamp against its own clock, and a frozen or advanced simulated clock is
+ * far from it (Stripe's test clocks sign the same way); simulated time stays in
+ * the payload and the delivery log. `simulated`: the simulated clock, so that
+ * a scenario's transcript is byte-identical run after run.
+ */
+export function signingTime(clock: Pick<Clock, 'now'>, mode: WebhookTime): () => number {
+  return mode === 'wall' ? wallNowMs : () => clock.now();
+}
+
 /** Milliseconds of real time from an arbitrary origin. */
 export type RealTime = () => number;
 

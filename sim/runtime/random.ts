@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { customRandom, urlAlphabet } from 'nanoid';
 
 /**
  * The seeded generator: the only source of randomness in the simulator.
@@ -42,6 +43,15 @@ export function ratchetStart(seed: string): RandomState {
 const stepSuffix = (part: 'out' | 'next') => Buffer.concat([Buffer.alloc(1), Buffer.from(part)]);
 const OUT = stepSuffix('out');
 const NEXT = stepSuffix('next');
+
+/**
+ * The alphabets of the tokens the simulator hands out: 'url' is nanoid's own,
+ * exactly the spec's 64 base64url characters (a key secret's), 'hex' a
+ * verification challenge's (spec 6.2: a random hex string), 'digits' a chat
+ * destination's code.
+ */
+export type TokenAlphabet = 'url' | 'hex' | 'digits';
+const ALPHABETS: Record<TokenAlphabet, string> = { url: urlAlphabet, hex: '0123456789abcdef', digits: '0123456789' };
 
 export class SeededRandom {
   private state!: Buffer;
@@ -87,6 +97,17 @@ export class SeededRandom {
 
   hex(byteLength: number): string {
     return Buffer.from(this.bytes(byteLength)).toString('hex');
+  }
+
+  /**
+   * A token of `size` characters of `alphabet`, by nanoid's customRandom fed
+   * this stream: each byte nanoid asks for is drawn here (a fresh step per
+   * request), so the same seed and the same draws give the same token, and
+   * nanoid keeps every character equally likely. `seal` turns the drawn bytes
+   * into the ones used, as many (a key secret's are sealed with the sealing key).
+   */
+  token(alphabet: TokenAlphabet, size: number, seal: (drawn: Buffer) => Uint8Array = (drawn) => drawn): string {
+    return customRandom(ALPHABETS[alphabet], size, (count) => seal(this.bytes(count)))();
   }
 
   /** An integer in [0, bound). */

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { npmKeptFlags } from './npm-kept.ts';
 
 /** A small strict flag parser: unknown flags, bad values and stray arguments are errors naming what was wrong. */
 export interface FlagSpec {
@@ -17,6 +18,8 @@ export interface FlagSpec {
 export interface ParseOptions {
   /** What the command's positional arguments are, e.g. 'FILE...' or 'URL'; without it there may be none. */
   positionals?: string;
+  /** Where npm's npm_config_* variables are read (npm-kept.ts); the process's environment by default. */
+  env?: Record<string, string | undefined>;
 }
 
 export class UsageError extends Error {}
@@ -25,6 +28,8 @@ export function parseFlags(argv: string[], specs: FlagSpec[], options: ParseOpti
   const flags: Record<string, string | boolean> = {};
   const positionals: string[] = [];
   const seen = new Set<string>();
+  const kept = npmKeptFlags(argv, specs, options.env ?? process.env);
+  if (kept) throw new UsageError(kept);
   for (const spec of specs) if (spec.default !== undefined) flags[spec.name] = spec.default;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
@@ -53,10 +58,12 @@ export function parseFlags(argv: string[], specs: FlagSpec[], options: ParseOpti
 }
 
 export function helpText(usage: string, specs: FlagSpec[]): string {
-  const rows = specs.map((s) => {
-    const left = `  --${s.name}${s.value ? ` ${s.value}` : ''}`;
+  const lefts = specs.map((s) => `  --${s.name}${s.value ? ` ${s.value}` : ''}`);
+  // One column for every help line, two spaces past the longest flag: a fixed width ran long flags into their help.
+  const width = Math.max(28, ...lefts.map((left) => left.length + 2));
+  const rows = specs.map((s, i) => {
     const def = s.default !== undefined ? ` [${s.default}]` : '';
-    return `${left.padEnd(28)}${s.help}${def}`;
+    return `${lefts[i].padEnd(width)}${s.help}${def}`;
   });
   return `${usage}\n\nFlags:\n${rows.join('\n')}\n`;
 }

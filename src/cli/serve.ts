@@ -13,6 +13,7 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: 'control-token', value: 'T', help: 'every /sim request must carry x-understudy-control-token: T' },
   { name: 'cors', value: 'ORIGIN', help: 'let pages from ORIGIN (e.g. http://localhost:5173; * for any) read the keyless /v1 routes; repeatable or comma-separated', repeatable: true },
   CHAOS_FLAG,
+  { name: 'webhook-time', value: 'wall|simulated', help: 'what webhook attempts are signed with (x-service-timestamp): the real time they are sent, or the simulated clock (--record uses simulated)', default: 'wall', choices: ['wall', 'simulated'] },
   { name: 'record', value: 'FILE', help: 'record the session as a scenario FILE that replays to the same answers (needs a new store; FILE must not exist)' },
   { name: 'force', help: 'with --record: replace FILE if it exists' },
   { name: 'help', help: 'print this help' },
@@ -80,6 +81,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       seed: String(flags.seed),
       env: flags.env as 'test' | 'production',
       clock: flags.clock as 'realtime' | 'frozen',
+      // A recording replays to byte-identical answers, webhook signatures included.
+      webhookTime: recordTo ? 'simulated' : (flags['webhook-time'] as 'wall' | 'simulated'),
       limits: flags.limits === 'on',
       controlToken,
       corsOrigins,

@@ -9,7 +9,7 @@ function simUrlFlag(what: string): FlagSpec {
   return {
     name: 'sim-url',
     value: 'URL',
-    help: `${what}; '${WALL_CLOCK}' for the wall clock. Default: $UNDERSTUDY_SIM_URL, else ${README_SIM_URL}; the wall clock when nothing answers there`,
+    help: `${what}, for a simulator started with --webhook-time simulated. Default: the wall clock ('${WALL_CLOCK}'), which the simulator signs with by default`,
     check: (value) => {
       if (value !== WALL_CLOCK && !/^https?:\/\/[^/]/.test(value)) throw new UsageError(`--sim-url takes the simulator's address such as ${README_SIM_URL}, or '${WALL_CLOCK}' (got '${value}').`);
     },
@@ -35,7 +35,7 @@ const PROBE_FLAGS: FlagSpec[] = [
 ];
 
 function clockOf(flags: Record<string, string | boolean>) {
-  const simUrl = simUrlOf(typeof flags['sim-url'] === 'string' ? flags['sim-url'] : undefined, process.env);
+  const simUrl = simUrlOf(typeof flags['sim-url'] === 'string' ? flags['sim-url'] : undefined);
   return { simUrl, read: clockFrom(simUrl, typeof flags['control-token'] === 'string' ? flags['control-token'] : undefined) };
 }
 

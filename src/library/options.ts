@@ -9,6 +9,12 @@ export interface UnderstudyOptions {
    * advances); 'realtime' follows the wall clock plus advances, as serve does.
    */
   clock?: 'frozen' | 'realtime';
+  /**
+   * What webhook attempts are signed with (serve --webhook-time): 'wall' (the
+   * default) the real time each is sent, so a receiver judging x-service-timestamp
+   * by its own clock accepts them on a frozen clock; 'simulated' the simulated clock.
+   */
+  webhookTime?: 'wall' | 'simulated';
   /** false lifts the request-rate limits (serve --limits off); run and spend limits stay. On by default. */
   limits?: boolean;
   /**

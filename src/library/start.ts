@@ -67,6 +67,7 @@ export async function startUnderstudy(options: UnderstudyOptions = {}): Promise<
       seed: options.seed ?? 1,
       env: options.env ?? 'test',
       clock: options.clock ?? 'frozen',
+      webhookTime: options.webhookTime ?? 'wall',
       limits: options.limits ?? true,
       controlToken: options.controlToken ?? null,
       chaos: options.chaos,

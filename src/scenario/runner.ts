@@ -33,7 +33,7 @@ export async function openScenarioSession(scenario: Scenario, file: string): Pro
   const env = scenario.env ?? 'test';
   // Real time stands still for the rate windows: a scenario's time is its advances, and its
   // transcript must not depend on how fast a machine (or a person stepping in the console) runs it.
-  const built = await openInProcess({ storePath: join(dir, 'store.json'), seed, env, clock: 'frozen', limits: scenario.limits === 'on', realTime: () => 0 });
+  const built = await openInProcess({ storePath: join(dir, 'store.json'), seed, env, clock: 'frozen', webhookTime: 'simulated', limits: scenario.limits === 'on', realTime: () => 0 });
   const receivers = new Map<string, ScenarioReceiver>();
   const result: ScenarioResult = { name: scenario.name, file, seed, env, passed: true, provisioned: [], steps: [], redactions: [] };
   const accountNames: string[] = [];

@@ -1,17 +1,19 @@
 /**
  * Which "now" the receiver judges timestamps by and the probe signs with.
  * Spec 6.2 measures a delivery's x-service-timestamp against the receiver's
- * clock, and the simulator stamps deliveries with its own (simulated) clock:
- * on a frozen or advanced clock the wall clock calls every delivery stale. So
- * both tools read the simulator's clock by default, once per delivery (the
- * clock moves between deliveries whenever someone advances it), and fall back
- * to the wall clock, saying so, when no simulator answers there.
+ * own clock, and the simulator signs each attempt with the real time it is
+ * sent (serve --webhook-time wall, the default), whatever its simulated clock
+ * says: so both tools use the wall clock, as a receiver of the real service
+ * does. A simulator started with `--webhook-time simulated` (scenarios,
+ * recordings) signs with its simulated clock instead; `--sim-url URL` reads that
+ * clock, from GET URL/sim/clock, once per delivery (it moves whenever someone
+ * advances it), and falls back to the wall clock, saying so, when nothing answers.
  */
 
-/** Where the README starts the simulator (`serve --port 4010`). */
+/** Where the README starts the simulator (`serve --port 4010`): the example --sim-url. */
 export const README_SIM_URL = 'http://127.0.0.1:4010';
 
-/** Given as --sim-url: judge by the wall clock only, as a receiver of the real service does. */
+/** Given as --sim-url: the wall clock (the default, kept so that older command lines still run). */
 export const WALL_CLOCK = 'none';
 
 export interface ClockReading {
@@ -20,15 +22,14 @@ export interface ClockReading {
   source: string;
 }
 
-/** The simulator to ask: --sim-url, else UNDERSTUDY_SIM_URL, else the README's address; null for the wall clock. */
-export function simUrlOf(flag: string | undefined, env: Record<string, string | undefined>): string | null {
-  const chosen = flag ?? env.UNDERSTUDY_SIM_URL ?? README_SIM_URL;
-  return chosen === WALL_CLOCK ? null : chosen;
+/** The simulator whose clock to read: --sim-url; null (the wall clock) without it or with 'none'. */
+export function simUrlOf(flag: string | undefined): string | null {
+  return flag === undefined || flag === WALL_CLOCK ? null : flag;
 }
 
 const wall = (why: string): ClockReading => ({ seconds: Math.floor(Date.now() / 1000), source: `wall clock${why}` });
 
-/** A clock read per call: the simulator's GET /sim/clock, or the wall clock when it cannot be read. */
+/** A clock read per call: the simulator's GET /sim/clock, or the wall clock when there is none or it cannot be read. */
 export function clockFrom(simUrl: string | null, controlToken?: string): () => Promise<ClockReading> {
   if (!simUrl) return async () => wall('');
   const clockUrl = new URL('/sim/clock', simUrl);

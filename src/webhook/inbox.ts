@@ -4,10 +4,12 @@ import type { InboxDelivery, WebhookInbox } from '../tui/webhook-inbox.ts';
 import { createReceiver, type ReceivedDelivery, type ReceiverOptions } from './receiver.ts';
 
 /**
- * The console's webhook inbox: src/webhook/receiver.ts on 127.0.0.1, on the
- * simulator's clock (a frozen clock is far from wall time, and spec 6.2's
- * receiver rejects timestamps more than 5 minutes off). It verifies with the
- * signing secret of the destination the console creates, set once known.
+ * The console's webhook inbox: src/webhook/receiver.ts on 127.0.0.1. It
+ * judges timestamps by the wall clock, as spec 6.2's receiver does and as the
+ * simulator signs (serve --webhook-time wall, the console's own), and shows
+ * each delivery at the simulator's time, the time the rest of the console
+ * shows. It verifies with the signing secret of the destination the console
+ * creates, set once known.
  */
 export async function startWebhookInbox(client: Client): Promise<WebhookInbox> {
   let secret = '';
@@ -26,7 +28,7 @@ export async function startWebhookInbox(client: Client): Promise<WebhookInbox> {
       } catch {
         lastNowIso = new Date().toISOString();
       }
-      return Math.floor(Date.parse(lastNowIso) / 1000);
+      return Math.floor(Date.now() / 1000);
     },
     onDelivery: (delivery: ReceivedDelivery) => {
       const seenCount = delivery.eventId ? (seenCounts.get(delivery.eventId) ?? 0) + 1 : 1;

@@ -1,6 +1,7 @@
 import { randomUUID, randomBytes } from 'node:crypto';
 import type { ClockReading } from './clock.ts';
 import { signDelivery } from './verify.ts';
+import { hintFor, type ProbeCaseName } from './probe-hints.ts';
 
 /**
  * The receiver test kit: sends a user's receiver the cases spec 6.2's receiver
@@ -19,7 +20,7 @@ export interface ProbeCase {
   detail: string;
   /** The start of the answer's body, on one line, when there was one. */
   answered?: string;
-  /** What most likely went wrong, when the failure has a usual cause. */
+  /** What most likely went wrong (./probe-hints.ts): every failing case has one. */
   hint?: string;
   /** What this case cannot show from outside the receiver. */
   unseen?: string;
@@ -57,9 +58,10 @@ export async function probeReceiver(url: string, secret: string, now: number | C
   const eventBody = (eventId: string) =>
     JSON.stringify({ type: 'monitor.event', eventId, monitorId: randomUUID(), monitorName: 'understudy probe', chain: 'base', ruleId: 'probe', status: 'active', observedAt: at(nowSeconds) });
   const cases: ProbeCase[] = [];
-  const check = (name: string, sent: string, expectation: string, answer: Answer | { error: string; ms: number }, passed: boolean, unseen?: string) => {
+  const check = (name: ProbeCaseName, sent: string, expectation: string, answer: Answer | { error: string; ms: number }, passed: boolean, unseen?: string) => {
     const answered = 'body' in answer && answer.body ? excerpt(answer.body) : '';
-    cases.push({ name, sent, expectation, passed, detail: describe(answer), ...(answered ? { answered } : {}), ...(passed ? {} : hintFor(answer, source)), ...(unseen ? { unseen } : {}) });
+    const hint = passed ? null : hintFor(name, answer, expectation.startsWith('refused'), source);
+    cases.push({ name, sent, expectation, passed, detail: describe(answer), ...(answered ? { answered } : {}), ...(hint ? { hint } : {}), ...(unseen ? { unseen } : {}) });
   };
 
   const validId = randomUUID();
@@ -108,12 +110,4 @@ export async function probeReceiver(url: string, secret: string, now: number | C
   }
   check('ownership challenge', `a service.destination.verification with challenge ${challenge}, signed with your secret, ${signedAt()}`, `2xx with JSON {"challenge":"${challenge}"}`, echo, echoed);
   return cases;
-}
-
-/** The usual causes of a failure, judged from the status only (the body is the receiver's own wording). */
-function hintFor(answer: Answer | { error: string }, source: string): { hint?: string } {
-  if (!('status' in answer)) return { hint: 'nothing answered: is the receiver running, and is this its URL?' };
-  if (answer.status === 401 || answer.status === 403) return { hint: 'refused as unsigned or wrongly signed: is --secret the secret your receiver verifies with?' };
-  if (answer.status === 400) return { hint: `if your receiver judged the timestamp stale or ahead, it reads another clock than the probe (the ${source}): give both the same --sim-url, or --sim-url none for the wall clock` };
-  return {};
 }

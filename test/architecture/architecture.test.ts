@@ -118,6 +118,12 @@ describe('cycles', () => {
 
 describe('dependencies', () => {
   const RUN_AS_PROGRAM: Record<string, string> = { jest: 'test/library/examples.test.ts' };
+  /**
+   * Declared only so that npm dedupes a dependency's dependency to a version that
+   * runs on Node 20, in a consumer's install too (an override does not reach it):
+   * the name of the dependency whose range it satisfies.
+   */
+  const HELD_FOR_CONSUMERS: Record<string, string> = { 'light-my-request': 'fastify' };
   /** The package a specifier names: `@scope/name` or `name`, without a subpath. */
   const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
   const usedBy = async (dirs: string[]) => {
@@ -132,6 +138,11 @@ describe('dependencies', () => {
     // A runner that a test starts as a program is used without being imported: the test names its bin.
     for (const [name, runBy] of Object.entries(RUN_AS_PROGRAM)) {
       if ((await readFile(`${ROOT}${runBy}`, 'utf8')).includes(`'${name}/bin/`)) tooling.add(name);
+    }
+    const lock = JSON.parse(await readFile(`${ROOT}package-lock.json`, 'utf8')) as { packages: Record<string, { dependencies?: Record<string, string> }> };
+    for (const [name, by] of Object.entries(HELD_FOR_CONSUMERS)) {
+      expect(lock.packages[`node_modules/${by}`].dependencies, `${by} depends on ${name}`).toHaveProperty(name);
+      program.add(name);
     }
     expect(Object.keys(manifest.dependencies).filter((name) => !program.has(name))).toEqual([]);
     // Type packages are read by the compiler, never imported.

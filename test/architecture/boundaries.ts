@@ -25,10 +25,11 @@ const builtin: Target = { builtin: true };
 const pkg = (name: string): Target => ({ package: name });
 const path = (p: string): Target => ({ path: p });
 const HTTP_FRAMEWORK = [pkg('fastify'), pkg('@fastify/')];
-const CONSOLE_PACKAGES = [pkg('ink'), pkg('react'), pkg('zustand')];
+const CONSOLE_PACKAGES = [pkg('ink'), pkg('react'), pkg('zustand'), pkg('@alcalzone/ink-table')];
 
 export const BOUNDARIES: Boundary[] = [
-  { name: 'sim/runtime imports node built-ins only', files: ['sim/runtime'], kind: 'any', allow: [builtin, path('sim/runtime')] },
+  // nanoid draws its tokens from the seeded generator's bytes (random.ts), never from its own entropy.
+  { name: 'sim/runtime imports node built-ins only, and nanoid for tokens', files: ['sim/runtime'], kind: 'any', allow: [builtin, pkg('nanoid'), path('sim/runtime')] },
   {
     name: 'sim/domain is plain TypeScript: no fastify, lowdb, sim/store, sim/http, the Simulator or src/',
     files: ['sim/domain'],

@@ -1,11 +1,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { waterfallInputOf, type CollectedCase } from '../../src/case/collect.ts';
 import { buildWaterfall } from '../../src/case/waterfall.ts';
 import { cli } from '../helpers/cli.ts';
+import { freePort } from '../helpers/ports.ts';
+import { nothingAnswered } from '../../src/cli/explain.ts';
+import { DEFAULT_URL } from '../../src/cli/case-target.ts';
 import { playAndCollect } from './support.ts';
+
+const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Point 3: `understudy explain RUN_ID --url U`, the money waterfall of one run, read over HTTP. */
 async function explainOver(file: string): Promise<Array<{ code: number | null; stdout: string; stderr: string }>> {
@@ -23,6 +29,24 @@ async function explainOver(file: string): Promise<Array<{ code: number | null; s
 }
 
 describe('understudy explain', () => {
+  it('with nothing answering, names the address it tried, where that came from, and the --url form', async () => {
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const runId = '6f1c2a5e-0000-4000-8000-000000000001';
+    const env: NodeJS.ProcessEnv = { ...process.env, UNDERSTUDY_KEY: '' };
+    delete env.UNDERSTUDY_URL;
+    const flagged = await cli(['explain', runId, '--url', nowhere], ROOT_DIR, env);
+    expect(flagged.code).toBe(1);
+    expect(flagged.stderr).toMatch(new RegExp(`^understudy: nothing answered at ${nowhere} \\(--url\\): GET /sim/runs/${runId} failed before an answer arrived \\(ECONNREFUSED\\)\\.\\n`));
+    expect(flagged.stderr).toContain(`Start the simulator there (npm run serve), or name the one that ran the run: understudy explain ${runId} --url http://HOST:PORT\n`);
+    const fromEnv = await cli(['explain', runId], ROOT_DIR, { ...env, UNDERSTUDY_URL: nowhere });
+    expect(fromEnv.stderr).toContain(`nothing answered at ${nowhere} ($UNDERSTUDY_URL)`);
+    // The default address (whatever this machine runs there): the same words, naming it.
+    expect(nothingAnswered(runId, DEFAULT_URL, 'the default address', 'GET /sim/runs/x failed before an answer arrived (ECONNREFUSED).')).toBe(
+      `understudy: nothing answered at http://127.0.0.1:4010 (the default address): GET /sim/runs/x failed before an answer arrived (ECONNREFUSED).\n` +
+        `Start the simulator there (npm run serve), or name the one that ran the run: understudy explain ${runId} --url http://HOST:PORT\n`,
+    );
+  });
+
   it('a complete run: quote maximum, reservation, creator and platform fee, reads × rate, model cost, released; human units and atomic strings; every check ok', async () => {
     const [out] = await explainOver('fixtures/scenarios/01-complete-report-charged.json');
     expect(out.stderr).toBe('');

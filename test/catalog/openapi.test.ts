@@ -248,10 +248,10 @@ describe('GET /v1/openapi.json', () => {
           .map(([method, op]) => ({ method, path, op })),
       );
 
-    it('lists /v1/openapi.json itself, callable without a key', () => {
+    it('lists /v1/openapi.json itself, callable without a key, saying so with security: []', () => {
       const op = doc.paths['/v1/openapi.json']?.get;
       expect(op).toBeDefined();
-      expect(op.security).toBeUndefined();
+      expect(op.security).toEqual([]);
       expect(op.responses['200'].content['application/json'].schema.type).toBe('object');
     });
 

@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFlags, SIMULATOR_FLAGS, UsageError } from '../../src/cli/args.ts';
 import { cli, kill, ROOT, start } from '../helpers/cli.ts';
+import { runChild } from '../library/child.ts';
+import { SERVE_FLAGS } from '../../src/cli/serve.ts';
+import { REHEARSE_FLAGS } from '../../src/cli/rehearse.ts';
+import { helpText } from '../../src/cli/args.ts';
 
 /** Flags and paths a stranger types: refused with the flag named, before anything is written. */
 
@@ -159,6 +163,43 @@ async function excluding(node: string, lock: { packages: Record<string, { link?:
   }
   return refused;
 }
+
+describe('npm start --store X (the -- forgotten)', () => {
+  it('says npm kept the flag and shows the form with --, run through npm itself', async () => {
+    const cwd = await scratch();
+    const store = join(cwd, 'kept.json');
+    const result = await runChild('npm', ['start', '--store', store], { cwd: ROOT });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`npm kept --store for itself: flags before \`--\` are npm's own, so understudy never saw it. Put it after \`--\`:\n  npm start -- --store ${store}\n`);
+    expect(existsSync(store)).toBe(false);
+  });
+
+  it('names every kept flag, a placeholder where the value cannot be told, and the script run', () => {
+    const env = { npm_lifecycle_event: 'serve', npm_config_port: 'true', npm_config_seed: 'true' };
+    expect(() => parseFlags(['5', '3'], SERVE_FLAGS, { env })).toThrow(
+      new UsageError("npm kept --port, --seed for itself: flags before `--` are npm's own, so understudy never saw them. Put them after `--`:\n  npm run serve -- --port N --seed N"),
+    );
+    // --store=X reaches npm's variable with its value.
+    expect(() => parseFlags([], SIMULATOR_FLAGS, { env: { npm_lifecycle_event: 'start', npm_config_store: 'a.json' } })).toThrow(/npm start -- --store a\.json$/);
+    // Given after --, or outside our scripts (npm test, a user's .npmrc), nothing is said.
+    expect(parseFlags(['--seed', '3'], SIMULATOR_FLAGS, { env: { npm_lifecycle_event: 'start', npm_config_seed: 'true' } }).flags.seed).toBe('3');
+    expect(parseFlags([], SIMULATOR_FLAGS, { env: { npm_lifecycle_event: 'test', npm_config_seed: '3' } }).flags.seed).toBe('1');
+  });
+});
+
+describe('--help', () => {
+  it.each([
+    ['serve', SERVE_FLAGS],
+    ['rehearse', REHEARSE_FLAGS],
+  ])('%s --help puts every help text in one column, two spaces past the longest flag', (_name, specs) => {
+    const rows = helpText('Usage', specs).split('\n').filter((line) => line.startsWith('  --'));
+    expect(rows.length).toBe(specs.length);
+    const columns = rows.map((row) => /^ {2}--\S+(?: \S+)? +/.exec(row)![0].length);
+    expect(new Set(columns).size).toBe(1);
+    const longest = Math.max(...rows.map((row) => /^ {2}--\S+(?: \S+)?/.exec(row)![0].length));
+    expect(columns[0]).toBe(Math.max(28, longest + 2));
+  });
+});
 
 describe('engines', () => {
   it('no package in package-lock.json declares an engines.node range that excludes the running Node', async () => {

@@ -34,9 +34,16 @@ describe('docs/testing.md examples', () => {
   });
 
   it('node:test: the same with before/beforeEach/after', async () => {
-    const result = await run(['--test', '--test-reporter=tap', join(EXAMPLES, 'node-test/quotes.test.js')]);
+    const result = await run(['--test', '--test-reporter=tap', join(EXAMPLES, 'node-test/quotes.test.mjs')]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^# pass 2$/m);
+    expect(result.stdout).toMatch(/^# fail 0$/m);
+  });
+
+  it("node:test: a receiver judging by Date.now() with verifyDelivery verifies the challenge from a frozen simulator a day on", async () => {
+    const result = await run(['--test', '--test-reporter=tap', join(EXAMPLES, 'node-test/webhook.test.mjs')]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^# pass 1$/m);
     expect(result.stdout).toMatch(/^# fail 0$/m);
   });
 
@@ -55,7 +62,7 @@ describe('docs/testing.md examples', () => {
   it('docs/testing.md quotes each example file as it is', async () => {
     const doc = await readFile(join(ROOT, 'docs/testing.md'), 'utf8');
     const quoted = [...doc.matchAll(/<!-- quoted from (\S+) -->\n```\w+\n([\s\S]*?)\n```/g)];
-    expect(quoted.length).toBeGreaterThanOrEqual(9);
+    expect(quoted.length).toBeGreaterThanOrEqual(10);
     for (const [, path, text] of quoted) expect(text, path).toBe((await readFile(join(ROOT, path), 'utf8')).trimEnd());
   });
 });

@@ -44,7 +44,8 @@ function expectSigned(r: Received, secret: string): void {
 
 describe('a delivery', () => {
   it('carries exactly the headers of 6.2, signed with the destination secret, and the body fields of 2.15', async () => {
-    const sim = await start();
+    // Signed with the simulated clock (serve --webhook-time simulated), so its timestamp can be named; test/webhook/wall-clock-receiver.test.ts covers the default.
+    const sim = await start({ webhookTime: 'simulated' });
     await advance(sim, { seconds: 7 });
     const { key, receiver, signingSecret, monitor } = await deliverySetup(sim);
     const mined = await mine(sim, 'base', [transfer(ALICE, BOB, '12345')]);
@@ -128,7 +129,7 @@ describe('a delivery', () => {
 
 describe('retries', () => {
   it('a receiver answering 500: attempts at t, t+5, t+15, t+35, t+75 with the same event id and fresh timestamps, then a final failure and a monitor.delivery.failed notification', async () => {
-    const sim = await start();
+    const sim = await start({ webhookTime: 'simulated' });
     await advance(sim, { seconds: 100 });
     const t = 100;
     const { key, receiver, signingSecret, monitor, destination } = await deliverySetup(sim, echoThen(500));

@@ -30,7 +30,8 @@ cleanupAfterEach();
 
 describe('ownership challenge', () => {
   it('a receiver echoing the challenge makes the destination verified; the challenge is a signed POST in the delivery format', async () => {
-    const sim = await start();
+    // Signed with the simulated clock (serve --webhook-time simulated), so its timestamp can be named; test/webhook/wall-clock-receiver.test.ts covers the default.
+    const sim = await start({ webhookTime: 'simulated' });
     const { accountId } = ethKey(sim);
     const receiver = await startReceiver();
     const created = await createDestination(sim, accountId, receiver.url);

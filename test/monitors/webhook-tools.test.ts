@@ -231,9 +231,7 @@ describe('probeReceiver', () => {
 // ---------------------------------------------------------------------------
 
 function run(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  // These receivers judge by the wall clock: without --sim-url the CLI would read a simulator a developer left on the README's port 4010.
-  const env = { ...process.env, UNDERSTUDY_SIM_URL: 'none' };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -257,12 +255,22 @@ describe('understudy webhook (CLI)', () => {
     expect(await probe.exited).toBe(1);
     expect(probe.output()).toContain('FAIL  tampered body');
     expect(probe.output()).toContain('2 passed, 5 failed');
+    // Each failing case names its likely cause, the one its kind of failure usually has.
+    const failures = probe.output().split(/\n(?=PASS|FAIL|\d+ passed)/).filter((block) => block.startsWith('FAIL'));
+    const causes = Object.fromEntries(failures.map((f) => [f.slice(6, 38).trim(), /\n {6}likely cause: (.*)/.exec(f)?.[1]]));
+    expect(causes).toEqual({
+      'tampered body': expect.stringMatching(/^it accepted a body its signature does not cover: verify the HMAC-SHA256 over/),
+      'wrong secret': expect.stringMatching(/^it accepted a signature made with another secret/),
+      'stale timestamp (6 min old)': expect.stringMatching(/^it does not refuse old timestamps: spec 6.2 refuses one more than 5 minutes/),
+      'future timestamp (6 min ahead)': expect.stringMatching(/^it does not refuse timestamps ahead of its clock/),
+      'ownership challenge': expect.stringMatching(/^answer the verification with JSON \{"challenge"/),
+    });
     const usage = run(['webhook', 'probe', url]);
     expect(await usage.exited).toBe(2);
   });
 
-  it('webhook listen --sim-url receives, verifies and prints a simulator delivery on the simulated clock (test environment, loopback http)', async () => {
-    const sim = await start();
+  it('webhook listen --sim-url receives, verifies and prints a delivery of a simulator signing with its simulated clock (--webhook-time simulated; test environment, loopback http)', async () => {
+    const sim = await start({ webhookTime: 'simulated' });
     const simUrl = await listen(sim.app);
     const { key, accountId } = ethKey(sim);
     // The destination is created first: its signing secret is what the receiver verifies with.

@@ -80,6 +80,50 @@ describe('bodyless /v1 POSTs with content-type: application/json and an empty bo
   });
 });
 
+describe('bodyless POSTs sent a body with fields, or not an object', () => {
+  it('cancel, stop and ack refuse it with 400 naming the field, and change nothing', async () => {
+    const buyer = await provision(s, 'local_custody');
+    const { run } = await acceptOk(s, buyer, await quoteOk(s, buyer, TOKEN_RESEARCH_LISTING_ID));
+    const cancel = await s.json({ method: 'POST', url: `/v1/runs/${run.id}/cancel`, key: buyer.secret, body: { reason: 'changed my mind' } });
+    expect(cancel.status).toBe(400);
+    expect(cancel.body).toEqual({ error: { code: 'invalid_input', message: 'body.reason: POST /v1/runs/:id/cancel takes no body (send none, or {}); got this field.' } });
+    expect((await s.json({ url: `/v1/runs/${run.id}`, key: buyer.secret })).body.run.status).not.toBe('cancelled');
+
+    const monitor = await s.json({ method: 'POST', url: '/v1/monitors', key: eth, body: monitorBody() });
+    expect(monitor.status, JSON.stringify(monitor.body)).toBe(201);
+    const stop = await s.json({ method: 'POST', url: `/v1/monitors/${monitor.body.monitor.id}/stop`, key: eth, body: { force: true, when: 'now' } });
+    expect(stop.status).toBe(400);
+    expect(stop.body.error.message).toBe('body.force: POST /v1/monitors/:id/stop takes no body (send none, or {}); got 2 fields: force, when.');
+    expect((await s.json({ url: `/v1/monitors/${monitor.body.monitor.id}`, key: eth })).body.monitor.status).not.toBe('stopped');
+
+    for (const [payload, got] of [['[]', 'an array'], ['null', 'null'], ['"stop"', 'a string'], ['0', 'a number']]) {
+      const ack = await s.app.inject({ method: 'POST', url: '/v1/notifications/00000000-0000-4000-8000-000000000000/ack', headers: { ...JSON_TYPE, ...bearer(eth) }, payload });
+      expect(ack.statusCode, payload).toBe(400);
+      expect(JSON.parse(ack.body).error.message).toBe(`body: POST /v1/notifications/:id/ack takes no body (send none, or {}); got ${got}.`);
+    }
+  });
+
+  it('the bodyless /sim actions refuse fields the same way', async () => {
+    const destination = await s.json({ method: 'POST', url: `/sim/accounts/${ethAccount}/destinations`, body: { url: 'https://receiver.example/hook' } });
+    const revoke = await s.json({ method: 'POST', url: `/sim/destinations/${destination.body.destination.id}/revoke`, body: { reason: 'x' } });
+    expect(revoke.status).toBe(400);
+    expect(revoke.body.error.message).toMatch(/^body\.reason: POST \/sim\/destinations\/:id\/revoke takes no body/);
+    expect((await s.json({ url: `/sim/destinations/${destination.body.destination.id}` })).body.destination.state).not.toBe('revoked');
+  });
+});
+
+describe('text/plain bodies', () => {
+  it('get the declared 415, on routes with a body and bodyless ones, and change nothing', async () => {
+    const monitorsBefore = (await s.json({ url: '/v1/monitors', key: eth })).body;
+    for (const url of ['/v1/custody/quotes', '/v1/monitors', '/v1/runs/00000000-0000-4000-8000-000000000000/cancel']) {
+      const plain = await s.app.inject({ method: 'POST', url, headers: { 'content-type': 'text/plain', ...bearer(eth) }, payload: JSON.stringify(monitorBody()) });
+      expect(plain.statusCode, url).toBe(415);
+      expect(JSON.parse(plain.body)).toEqual({ error: { code: 'invalid_input', message: 'content-type: requests with a body must be sent as application/json.' } });
+    }
+    expect((await s.json({ url: '/v1/monitors', key: eth })).body).toEqual(monitorsBefore);
+  });
+});
+
 describe('bodyless /sim POSTs with content-type: application/json and an empty body', () => {
   it('key revoke, destination revoke and export expire answer as they do to {}', async () => {
     const key = await s.json({ method: 'POST', url: `/sim/accounts/${ethAccount}/keys`, body: { profile: 'local_custody', spendLimitAtomic: '1' } });

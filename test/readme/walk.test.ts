@@ -12,9 +12,7 @@ import { runBlocks, shellBlocks } from '../helpers/doc-blocks.ts';
  * The README's walk, run as written: every ```sh block, in order, in one bash
  * (shell variables carry over between blocks, as in the reader's terminal).
  * Only what a second copy of the walk on a shared machine must change is
- * changed: the ports 4010 and 4020 become free ones, /tmp/us a fresh folder,
- * and UNDERSTUDY_SIM_URL names the moved simulator, standing in for the
- * receiver's default http://127.0.0.1:4010.
+ * changed: the ports 4010 and 4020 become free ones and /tmp/us a fresh folder.
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -38,7 +36,7 @@ describe('README walk', () => {
     const blocks = shellBlocks(await readFile(join(ROOT, 'README.md'), 'utf8'));
     expect(blocks.length).toBeGreaterThanOrEqual(5);
     const all = blocks.join('\n');
-    for (const step of ['serve --port 4010', '/sim/accounts/$ACCOUNT/keys', '/accept', 'idempotencyKey', '/sim/clock/advance', 'webhook listen --port 4020', '/verify', 'webhook probe', 'kill $RECEIVER $SIM']) {
+    for (const step of ['serve --port 4010', '/sim/accounts/$ACCOUNT/keys', '/accept', 'idempotencyKey', '/sim/clock/advance', 'explain $RUN', 'case check', 'webhook listen --port 4020', '/verify', 'webhook probe', 'kill $RECEIVER $SIM']) {
       expect(all).toContain(step);
     }
     // The console and the suite itself cannot run headless inside the suite.
@@ -58,8 +56,7 @@ describe('README walk', () => {
         .replace(/(?<=[: ])4020\b/g, String(receiver))
         .replace(/\/tmp\/us\b/g, scratch!),
     );
-    const env = { ...process.env, UNDERSTUDY_SIM_URL: `http://127.0.0.1:${sim}` };
-    const { code, stdout, stderr, transcript } = await runBlocks(blocks, { cwd: ROOT, env, label: 'README', started: (child) => (walk = child) });
+    const { code, stdout, stderr, transcript } = await runBlocks(blocks, { cwd: ROOT, label: 'README', started: (child) => (walk = child) });
     expect(code, transcript).toBe(0);
     expect(stderr.match(/--- README sh block \d+/g)).toHaveLength(shellBlocks(readme).length);
 
@@ -74,10 +71,13 @@ describe('README walk', () => {
     expect(stdout).toContain(`"run":{"id":"${acceptance.run.id}","status":"succeeded"`);
     expect(stdout).toMatch(new RegExp(`"destination":\\{"id":"[0-9a-f-]{36}","url":"http://127\\.0\\.0\\.1:${receiver}/hooks","kind":"https","state":"verified"`));
     expect(stdout).toContain('7 passed, 0 failed');
+    // The support kit on the walk's run: its money explained, its evidence bundle checked against a reproduction.
+    expect(stdout).toMatch(/total charged: [0-9.]+ ETH \(\d+ atomic\)/);
+    expect(stdout).toMatch(/AGREE: all \d+ fields equal/);
 
-    // The receiver judged by the simulator's clock, and the walk's last block stopped it and the simulator.
+    // The receiver judged the frozen simulator's deliveries by its own (wall) clock, and the walk's last block stopped it and the simulator.
     const receiverLog = await readFile(join(scratch, 'receiver.log'), 'utf8');
-    expect(receiverLog).toContain(`judging timestamps by the simulator clock at http://127.0.0.1:${sim}`);
+    expect(receiverLog).toContain('judging timestamps by the wall clock\n');
     expect(receiverLog).toMatch(/"verdict":"verified".*"type":"service.destination.verification"/);
     const stopped = (url: string) => fetch(url).then(() => false, () => true);
     await waitFor(() => stopped(`http://127.0.0.1:${sim}/sim/clock`), 'the simulator to stop');

@@ -36,6 +36,10 @@ describe('POST /v1/runs/{id}/cancel', () => {
     const { run, events } = await simRun(s, p.run.id);
     expect(run).toMatchObject({ status: 'cancelled', rpcUsed: running.rpcUsed, output: null });
     expect(stepsOf(events)).toEqual(['queued', 'started', 'chain-reads', 'cancel-requested', 'cancelled', 'settled']);
+    // Its export is refused saying why: cancelled, so no report (not "yet").
+    const exported = await s.json({ url: `/v1/runs/${p.run.id}/export`, key: p.key });
+    expect(exported.status).toBe(409);
+    expect(exported.body.error.message).toBe('This run was cancelled, so it has no report to export.');
   });
 
   it('an ended run is returned unchanged with 200, and repeating a cancel is safe', async () => {

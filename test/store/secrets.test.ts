@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { urlAlphabet } from 'nanoid';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -146,11 +147,21 @@ function recompute(texts: string[], issued: Issued, extraKeys: string[] = []): s
   for (const key of [...strings, ...extraKeys]) trySigning(key);
   // The ratchet run forward, each output taken raw and sealed: from any seed found with that seed's
   // sealing key, and from any state found (a 64-hex string) under any key found.
+  // Today's way (sim/domain/deliveries/signing.ts): 43 drawn bytes (two outputs), sealed in HMAC blocks,
+  // read by nanoid's customRandom over its 64-character alphabet, last byte first.
+  const nanoidToken = (bytes: Buffer) => [...bytes].reverse().map((b) => urlAlphabet[b & 63]).join('');
+  const sealed43 = (key: string, drawn: Buffer) => Buffer.concat([hmac(key, 'key:', drawn, '0'), hmac(key, 'key:', drawn, '1')]).subarray(0, 43);
   const run = (start: Buffer, keys: string[]) => {
-    for (const bytes of ratchetOutputs(start, steps)) {
+    const outputs = [...ratchetOutputs(start, steps)];
+    outputs.forEach((bytes, j) => {
       tryKey(bytes.toString('base64url'));
-      for (const key of keys) tryKey(hmac(key, 'key:', bytes).toString('base64url'));
-    }
+      const drawn = j + 1 < outputs.length ? Buffer.concat([bytes, outputs[j + 1]]).subarray(0, 43) : null;
+      if (drawn) tryKey(nanoidToken(drawn));
+      for (const key of keys) {
+        tryKey(hmac(key, 'key:', bytes).toString('base64url'));
+        if (drawn) tryKey(nanoidToken(sealed43(key, drawn)));
+      }
+    });
   };
   for (const seed of seeds) {
     const key = sealingKeyOf(seed);

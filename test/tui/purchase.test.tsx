@@ -153,6 +153,20 @@ describe('purchase flow', () => {
     expect(billing).toContain('Charged           0 ETH');
     // Cancelling an ended run would change nothing (spec 3.2): the key is no longer offered.
     expect(billing).not.toContain('x cancel run');
+    // Its export pane says why there is none: cancelled, so no report.
+    h.press('e');
+    await h.waitForFrame('No export: this run was cancelled, so it has no report');
+  });
+
+  it('under the export-storage fault, the export pane says the storage is unavailable (503)', async () => {
+    await quoteDemoAgent();
+    await acceptQuote();
+    h.press('+', '+');
+    await h.waitForFrame('succeeded · terminal');
+    await h.client.sim.setFaults({ exportStorageUnavailable: true });
+    h.press('e');
+    const pane = await h.waitForFrame('No export read: the export storage is unavailable (503, spec 7)');
+    expect(pane).not.toContain('there is one only for a run with a report');
   });
 
   it('resolves a pending billing (reads left unconfirmed) by keys: c charges the held reads', async () => {

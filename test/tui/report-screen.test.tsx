@@ -17,11 +17,15 @@ describe('conduct report screen', () => {
     await h.waitForFrame((f) => f.includes('requests, newest first') && f.includes('g graded conduct report'));
     h.press('g');
     const frame = await h.waitForFrame((f) => f.includes('Conduct report') && f.includes('FAIL'));
+    // The verdicts: a static table (ink-table), one row per rule.
+    expect(frame).toMatch(/│ verdict │ rule +│ spec +│/);
+    expect(frame).toMatch(/│ FAIL +│ refusals-not-repeated +│ part 7 +│/);
+    // Two reads came nowhere near the key's limit, and no run was polled: neither rule was exercised.
+    expect(frame).toMatch(/│ - +│ within-rate-limit +│ part 8 +│/);
+    expect(frame).toMatch(/│ - +│ polling-backs-off +│ 4\.6 +│/);
+    // Under it, each failure's title and what decided it.
     expect(frame).toMatch(/FAIL\s+Refused requests \(400, 401, 403, 404, 409\) are not sent again unchanged \(part 7\)/);
     expect(frame).toContain('GET /v1/runs/:id → 404, then the same request unchanged');
-    // Two reads came nowhere near the key's limit, and no run was polled: neither rule was exercised.
-    expect(frame).toMatch(/-\s+The key stays within its rate limits \(part 8\)/);
-    expect(frame).toMatch(/-\s+Polling starts near 1 s/);
     expect(frame).toMatch(/score 0/);
   });
 });

@@ -11,6 +11,8 @@ import { addressPolicy } from './webhook-address.ts';
  * Signed webhook delivery (spec 6.2): one delivery per event and destination,
  * at most 5 attempts waiting 5, 10, 20 and 40 s on the virtual clock, the same
  * x-service-event-id on every attempt with a fresh timestamp and signature.
+ * The timestamp is the signing time (Deps.signingTime: by default the real time
+ * the attempt is sent); the payload and the delivery log keep simulated time.
  * A redirect or a refused address fails the delivery at once.
  */
 export const RETRY_DELAYS_SECONDS = [5, 10, 20, 40];
@@ -101,7 +103,7 @@ function signingSecretFor(deps: Deps, delivery: DeliveryRecord): string {
 }
 
 export function signedHeaders(deps: Deps, secret: string, deliveryId: string, body: string): Record<string, string> {
-  const timestamp = String(Math.floor(deps.clock.now() / 1000));
+  const timestamp = String(Math.floor(deps.signingTime() / 1000));
   return {
     'content-type': 'application/json',
     'x-service-signature': signPayload(secret, timestamp, deliveryId, body),

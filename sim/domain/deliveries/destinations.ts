@@ -85,13 +85,13 @@ export async function verifyDestination(deps: Deps, send: WebhookSender, id: str
   const d = startAttempt(deps, id);
   if (d.kind === 'chat') {
     return transact(deps, (tx) => {
-      const code = String(deps.random.int(100_000_000)).padStart(8, '0');
+      const code = deps.random.token('digits', 8);
       const next = { ...tx.get('destinations', id)!, chatCode: { code, expiresAt: iso(deps.clock.now() + CHAT_CODE_LIFETIME_MS) } };
       tx.put('destinations', next);
       return { destination: next, chatCode: code };
     });
   }
-  const { challenge, deliveryId, secret } = transact(deps, (tx) => ({ challenge: deps.random.hex(16), deliveryId: deps.random.uuid(), secret: derivedSecret(deps, 'destination', id) }));
+  const { challenge, deliveryId, secret } = transact(deps, (tx) => ({ challenge: deps.random.token('hex', 32), deliveryId: deps.random.uuid(), secret: derivedSecret(deps, 'destination', id) }));
   const body = JSON.stringify({ type: 'service.destination.verification', destinationId: id, challenge });
   const result = await send({ url: d.url, headers: signedHeaders(deps, secret, deliveryId, body), body, timeoutMs: ANSWER_TIMEOUT_MS, addressPolicy: addressPolicy(deps.env) });
   return transact(deps, (tx) => {

@@ -27,10 +27,16 @@ export function derivedSecret(deps: Pick<Deps, 'sealing'>, purpose: 'destination
 }
 
 /**
- * A new key secret's 43 base64url characters: the generator's next 32 bytes
- * sealed with the sealing key. The store's ratchet state alone cannot be run
- * back to the bytes, and the bytes alone (were they known) give nothing without the key.
+ * A new key secret's 43 base64url characters (spec 2.2): nanoid's customRandom
+ * over its own alphabet, the spec's 64 characters, fed the generator's bytes
+ * sealed with the sealing key (HMAC blocks, as many bytes as drawn). The store's
+ * ratchet state alone cannot be run back to the bytes, and the bytes alone
+ * (were they known) give nothing without the key.
  */
 export function sealedToken(deps: Pick<Deps, 'sealing' | 'random'>, purpose: 'key'): string {
-  return deps.sealing.mac(`${purpose}:`, deps.random.bytes(32)).toString('base64url');
+  return deps.random.token('url', 43, (drawn) => {
+    const blocks: Buffer[] = [];
+    for (let i = 0, have = 0; have < drawn.length; i += 1, have += 32) blocks.push(deps.sealing.mac(`${purpose}:`, drawn, String(i)));
+    return Buffer.concat(blocks).subarray(0, drawn.length);
+  });
 }

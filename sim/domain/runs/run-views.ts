@@ -109,9 +109,16 @@ export function receiptFor(deps: Deps, key: ApiKeyRecord, runId: string) {
  * else (when the run ends, say) would move every later draw and change the ids
  * a recorded session replays to.
  */
+/** Why a run has no export: an ended run never will, a live one may yet. */
+function noReport(status: string): string {
+  if (status === 'cancelled') return 'This run was cancelled, so it has no report to export.';
+  if (status === 'failed') return 'This run failed, so it has no report to export.';
+  return 'This run has no report to export yet.';
+}
+
 export function exportFor(deps: Deps, key: ApiKeyRecord, runId: string): { artifactId: string; body: string } {
   const run = visibleRun(deps, key, runId);
-  if (!run.output) throw errors.conflict('This run has no report to export yet.');
+  if (!run.output) throw errors.conflict(noReport(run.status));
   if (currentFaults(deps).exportStorageUnavailable) throw errors.unavailable('Export storage is unavailable. Try again later.');
   const stored = deps.store.get('artifacts', run.id);
   if (stored && !stored.expired && stored.eventCount === run.eventCount) return { artifactId: stored.artifactId, body: stored.body };

@@ -15,6 +15,7 @@ import { useViewport } from '../viewport.ts';
 import type { DetailLine } from './agent-lines.ts';
 import { billingLines, clockTime, exportLines, receiptLines } from './detail-lines.ts';
 import { moneyLines } from './money-lines.ts';
+import { noExportLines } from './no-export.ts';
 
 /** Seconds from the first event, with tenths when the step fell between seconds. */
 function offsetOf(event: RunEvent, first: RunEvent | undefined): string {
@@ -76,6 +77,8 @@ const VIEW_TITLES = { status: 'status and events', billing: 'billing', receipt: 
 function RunDetail() {
   const run = useConsole((s) => s.run);
   const profile = useConsole((s) => s.key?.profile ?? null);
+  // The export read's refusal, when it had one (the error line holds the latest call's).
+  const refusal = useConsole((s) => s.error);
   const { columns, bodyRows } = useViewport();
   const { read, view, billing, receipt, exported, scroll, pollIndex, maximumRpcCalls, agentName } = run;
   const status = read?.run.status;
@@ -89,9 +92,9 @@ function RunDetail() {
     if (view === 'billing') return billing ? billingLines(billing, profile, width) : [{ text: 'No billing read (yet): see the error line.', tone: 'muted' }];
     if (view === 'receipt') return receipt ? receiptLines(receipt, profile, width) : [{ text: 'No receipt: there is one only once the billing is settled (spec 4.9).', tone: 'muted' }];
     if (view === 'money') return moneyLines(run, profile, width);
-    if (view === 'export') return exported ? exportLines(exported.export, exported.artifactId, exported.bytes, profile, width) : [{ text: 'No export: there is one only for a run with a report (spec 4.8).', tone: 'muted' }];
+    if (view === 'export') return exported ? exportLines(exported.export, exported.artifactId, exported.bytes, profile, width) : noExportLines(read?.run.status, refusal);
     return read ? timelineLines(read.events ?? [], profile, width) : [];
-  }, [view, billing, receipt, exported, read, profile, columns, run]);
+  }, [view, billing, receipt, exported, read, profile, columns, run, refusal]);
   const maxScroll = maxScrollOf(lines, viewport);
   useCommands('run', { view: { maxScroll, pageRows: viewport - 1 } });
 

@@ -1,4 +1,4 @@
-// node --test examples/testing/node-test/: the same isolation with Node's own runner.
+// node --test quotes.test.mjs: the same isolation with Node's own runner (.mjs: an ES module in any project, "type" set or not).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startUnderstudy } from 'understudy';
