@@ -94,6 +94,11 @@ export class RowTable {
     return out;
   }
 
+  /** The rows held in memory, in the order they came into it (a row's id is its key). */
+  residentRows(): IterableIterator<Row> {
+    return this.resident.values();
+  }
+
   *entries(): IterableIterator<[string, Slot]> {
     for (const [id, n] of this.numbers) yield [id, this.slotAt(n)];
   }

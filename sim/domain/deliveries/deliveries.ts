@@ -43,7 +43,6 @@ export function webhookBody(monitor: MonitorRecord, event: MonitorEventRecord, t
 
 /** Queues one delivery per subscribed verified destination (and the monitor's own webhookUrl). */
 export function queueDeliveries(deps: Deps, tx: StoreTx, monitor: MonitorRecord, event: MonitorEventRecord, type: 'monitor.event' | 'monitor.event.retracted'): void {
-  const body = webhookBody(monitor, event, type);
   const targets: Array<{ destinationId: string | null; webhookUrl: string | null }> = [];
   for (const sub of tx.all('subscriptions')) {
     if (sub.monitorId !== monitor.id) continue;
@@ -51,6 +50,9 @@ export function queueDeliveries(deps: Deps, tx: StoreTx, monitor: MonitorRecord,
     if (destination && (destination.state === 'verified' || destination.state === 'failing')) targets.push({ destinationId: destination.id, webhookUrl: null });
   }
   if (monitor.webhookUrl) targets.push({ destinationId: null, webhookUrl: monitor.webhookUrl });
+  // Most monitors deliver nowhere: the 30-day fast-forward (10,000 events) spent 2 % of its profile on bodies nobody sent.
+  if (targets.length === 0) return;
+  const body = webhookBody(monitor, event, type);
   for (const target of targets) {
     const delivery: DeliveryRecord = {
       id: deps.random.uuid(),
