@@ -136,6 +136,8 @@ export class Simulator {
 
   /** Runs whatever is due at the current simulated time (realtime: since the last request or tick). */
   catchUp(): Promise<Advanced> {
+    // While an import replaces the state, what falls due runs against the new one, after it.
+    if (this.deps.store.isReplacing) return Promise.resolve({ reachedMs: this.deps.clock.now(), processed: [] });
     return this.scheduler.advanceTo(() => this.deps.clock.now());
   }
 
@@ -245,13 +247,15 @@ export class Simulator {
     const random = doc.store.meta.random;
     if (!isRandomState(random)) throw errors.invalidInput("body.store.meta.random: required: the generator's state ({ state: 64 lowercase hex digits, counter }).");
     const clockState: ClockState = this.deps.clock.mode === 'frozen' ? { mode: 'frozen', valueMs: nowMs } : { mode: 'realtime', valueMs: nowMs - wallNowMs() };
-    await this.deps.store.replaceAll({ ...doc.store, meta: { ...doc.store.meta, random, clock: clockState } });
-    this.deps.clock.restore(clockState);
-    this.deps.random.restore(random);
-    this.telemetry.restore((doc.store.meta?.telemetry as TelemetryState | undefined) ?? { requests: [], keyUsage: {} });
-    this.windows.clear();
-    this.scheduler.rebuild();
-    this.deps.monitorIndex.rebuild();
+    // What lives beside the store follows the new state in the step it goes into service.
+    await this.deps.store.replaceAll({ ...doc.store, meta: { ...doc.store.meta, random, clock: clockState } }, () => {
+      this.deps.clock.restore(clockState);
+      this.deps.random.restore(random);
+      this.telemetry.restore((doc.store.meta?.telemetry as TelemetryState | undefined) ?? { requests: [], keyUsage: {} });
+      this.windows.clear();
+      this.scheduler.rebuild();
+      this.deps.monitorIndex.rebuild();
+    });
   }
 
   /** Stops; what the store could not write at the end (its files still hold every acknowledged change), or null. */

@@ -15,6 +15,13 @@ import type { UndoLog } from './undo-log.ts';
 const ARCHIVE_SLACK = 2;
 const ARCHIVE_MIN_REWRITE_BYTES = 8 << 20;
 
+/** A whole state written in place of the one in service, and how it is put into service once on disk. */
+export interface StagedState {
+  memory: StoreMemory;
+  meta: Record<string, unknown>;
+  promote(): void;
+}
+
 /** What a checkpoint works on: the store's memory and journal as they are when it starts. */
 export interface CheckpointInputs {
   memory(): StoreMemory;
@@ -46,13 +53,17 @@ export class Checkpointer {
     private readonly inputs: CheckpointInputs,
   ) {}
 
-  /** `held`: the journal is held (replaceAll), so nothing from before the capture is waiting to be written. */
-  async run(forceRewrite: boolean, held: boolean): Promise<void> {
-    const memory = this.inputs.memory();
+  /**
+   * `staged`: a whole new state to write instead of the one in service (replaceAll):
+   * it is promoted into service in the same synchronous step as it commits, so no
+   * request ever reads the state in service through the new archive's pointers.
+   */
+  async run(forceRewrite: boolean, staged?: StagedState): Promise<void> {
+    const memory = staged?.memory ?? this.inputs.memory();
     const journal = this.inputs.journal();
     // Captured in one synchronous step: the state at `seq`.
     const seq = memory.seq;
-    const meta = this.inputs.meta();
+    const meta = staged?.meta ?? this.inputs.meta();
     const inline: SnapshotFile['collections'] = {};
     // An archive from before checksums is rewritten whole, with them.
     const rewrite = forceRewrite || this.archive === null || (this.archive.size > ARCHIVE_SLACK * memory.liveArchiveBytes && this.archive.size > ARCHIVE_MIN_REWRITE_BYTES);
@@ -82,7 +93,7 @@ export class Checkpointer {
     // The snapshot may only hold what the journal holds: the lines of the state
     // captured above must be on disk (or refused, and this checkpoint with them)
     // before the snapshot commits it.
-    const captured = held ? Promise.resolve() : journal.flushAll();
+    const captured = journal.flushAll();
     // Awaited below, after the archive's append; a refusal meanwhile is not unhandled.
     captured.catch(() => undefined);
     const previous = this.archive;
@@ -110,6 +121,7 @@ export class Checkpointer {
       this.snapshotFile.data = { format: 'understudy-store', version: 3, seq, meta, collections: inline, archive: { file: basename(archive.path), length: archive.size, crc: archive.checksum }, journal: journalGeneration };
       await this.snapshotFile.write();
       committed = true;
+      staged?.promote();
       // Committed: point at the archived rows that nobody rewrote meanwhile.
       const relocated = new Map<RowPointer, Slot>();
       moved.forEach((m, i) => {

@@ -14,12 +14,12 @@ import { StoreMemory } from './store-memory.ts';
 import { loadStore } from './store-load.ts';
 import { StorePaths } from './store-paths.ts';
 import type { CollectionMap, Row, Snapshot, StoreFigures, StoreHooks, StoreLayout, StoreOptions, Tx } from './store-types.ts';
-import { StoreWriteError } from './store-write-error.ts';
+import { StoreBusyError, StoreWriteError } from './store-write-error.ts';
 import { Transaction } from './transaction.ts';
 import { UndoLog } from './undo-log.ts';
 
 // What callers import from here (the store's one public face).
-export { SnapshotShapeError, StoreFileError, StoreWriteError };
+export { SnapshotShapeError, StoreBusyError, StoreFileError, StoreWriteError };
 export type { CollectionMap, Row, Snapshot, StoreFigures, StoreFs, StoreHooks, StoreLayout, StoreOptions, Tx };
 
 /**
@@ -45,6 +45,7 @@ export class FileStore<C extends CollectionMap> {
   private readonly undo = new UndoLog();
   private readonly paths: StorePaths;
   private checkpointing: Promise<void> | null = null;
+  private replacing = false;
   private readonly schedule: CheckpointSchedule;
   private hooks: StoreHooks<C> = {};
   private inTransaction = false;
@@ -138,7 +139,10 @@ export class FileStore<C extends CollectionMap> {
       const ops: JournalOp[] = [];
       for (const [collection, rows] of tx.overlay) for (const [id, row] of rows) ops.push([collection, id, row]);
       const metaOps = [...tx.metaOverlay];
-      if (ops.length > 0 || metaOps.length > 0) this.apply(ops, metaOps, true);
+      if (ops.length > 0 || metaOps.length > 0) {
+        if (this.replacing) throw new StoreBusyError(this.path);
+        this.apply(ops, metaOps, true);
+      }
       return result;
     } finally {
       this.inTransaction = false;
@@ -187,7 +191,7 @@ export class FileStore<C extends CollectionMap> {
    */
   async checkpoint(options: { rewriteArchive?: boolean } = {}): Promise<void> {
     while (this.checkpointing) await this.checkpointing.catch(() => undefined);
-    const run = this.checkpointer.run(options.rewriteArchive === true, false);
+    const run = this.checkpointer.run(options.rewriteArchive === true);
     this.checkpointing = run;
     try {
       await run;
@@ -222,34 +226,43 @@ export class FileStore<C extends CollectionMap> {
     return problem;
   }
 
-  /** Replaces the whole state (snapshot import, reset); durable on return. A malformed snapshot changes nothing. */
-  async replaceAll(snapshot: Snapshot): Promise<void> {
+  /**
+   * Replaces the whole state (snapshot import, reset); durable on return. A malformed
+   * snapshot changes nothing. The new state is written to disk first while the old one
+   * goes on answering reads (already on disk, they pass the durability gate at once),
+   * then put into service as it commits; writes meanwhile are refused (StoreBusyError),
+   * since they would be lost with the state they were made against. `promoted` runs in
+   * the same synchronous step as the new state goes into service (what the caller keeps
+   * beside the store follows it before any request can read it).
+   */
+  async replaceAll(snapshot: Snapshot, promoted?: () => void): Promise<void> {
     const problem = snapshotShapeProblem(snapshot);
     if (problem) throw new SnapshotShapeError(problem);
     while (this.checkpointing) await this.checkpointing.catch(() => undefined);
-    // The replaced state must be wholly on disk (nothing of it left to be refused),
-    // and what is written against the new one waits (held) until the new one is.
-    while (!this.journal.drained()) await this.journal.flushAll();
-    this.journal.hold();
-    const before = this.memory;
-    this.memory = this.newMemory();
-    this.memory.fill(snapshot.collections, snapshot.meta, before.seq + 1);
-    const run = this.checkpointer.run(true, true);
-    this.checkpointing = run;
+    this.replacing = true;
     try {
+      while (!this.journal.drained()) await this.journal.flushAll();
+      const next = this.newMemory();
+      next.fill(snapshot.collections, snapshot.meta, this.memory.seq + 1);
+      const promote = () => {
+        this.memory = next;
+        promoted?.();
+      };
+      const run = this.checkpointer.run(true, { memory: next, meta: this.metaOf(next), promote });
+      this.checkpointing = run;
       await run;
     } catch (error) {
-      // The files still hold the state before: so does memory again, after the
-      // writes made against the new state meanwhile are taken back.
-      this.journal.refuseHeld(error);
-      this.memory = before;
-      before.recentlyRead.clear();
+      // Not committed: the files and memory still hold the state before.
       throw error instanceof StoreWriteError ? error : new StoreWriteError(this.path, error);
     } finally {
       this.checkpointing = null;
-      // rotate() released the hold when it ran; a checkpoint that stopped before it did not.
-      this.journal.release();
+      this.replacing = false;
     }
+  }
+
+  /** Whether the whole state is being replaced: writes are refused, reads answer from the state before. */
+  get isReplacing(): boolean {
+    return this.replacing;
   }
 
   /** The text of `JSON.stringify(toSnapshot())` as chunks of bytes (snapshot-export.ts). */
@@ -266,7 +279,11 @@ export class FileStore<C extends CollectionMap> {
   }
 
   private metaToWrite(): Record<string, unknown> {
-    const meta = Object.fromEntries(this.memory.meta);
+    return this.metaOf(this.memory);
+  }
+
+  private metaOf(memory: StoreMemory): Record<string, unknown> {
+    const meta = Object.fromEntries(memory.meta);
     for (const [key, provider] of this.volatile) meta[key] = provider();
     return meta;
   }

@@ -121,22 +121,6 @@ export class Journal {
     this.sinceMark = null;
   }
 
-  /** Holds every flush (lines queue, their waiters wait) until release() or refuseHeld(). */
-  hold(): void {
-    this.paused = true;
-  }
-
-  release(): void {
-    this.paused = false;
-    this.kick();
-  }
-
-  /** Refuses every line queued while held (the state they were built on is being taken back), then releases. */
-  refuseHeld(cause: unknown): void {
-    this.refuseQueued([], 0, cause);
-    this.release();
-  }
-
   /**
    * Replaces the journal with the lines appended since markRotation(), once the
    * checkpoint holding everything before them is on disk. The new file is

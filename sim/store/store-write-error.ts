@@ -13,3 +13,14 @@ export class StoreWriteError extends Error {
     this.code = (cause as NodeJS.ErrnoException)?.code;
   }
 }
+
+/**
+ * A write refused because the whole state is being replaced (a snapshot import):
+ * it would be lost with the state it was made against. Nothing was applied.
+ */
+export class StoreBusyError extends Error {
+  constructor(readonly file: string) {
+    super(`The store ${file} is being replaced by an import: nothing was changed; try again when it has ended.`);
+    this.name = 'StoreBusyError';
+  }
+}

@@ -161,9 +161,9 @@ describe('PUT /sim/snapshot reads its body as it streams', () => {
     const events: string[] = [];
     const store = t.sim.deps.store;
     const replaceAll = store.replaceAll.bind(store);
-    store.replaceAll = (snapshot) => {
+    store.replaceAll = (snapshot, promoted) => {
       events.push('replacing');
-      return replaceAll(snapshot);
+      return replaceAll(snapshot, promoted);
     };
     let clock: Promise<void> | null = null;
     try {

@@ -215,7 +215,8 @@ describe('a shared store or snapshot reveals no secret', () => {
 describe('the same seed still gives the same bytes', () => {
   async function session(dir: string) {
     const { sent, send } = recordingSender();
-    const t = await startSimulator({ dir, seed: PRIVATE_SEED, send });
+    // Byte-identical deliveries need the simulated signing time (serve --webhook-time simulated): the real one moves between the two sessions.
+    const t = await startSimulator({ dir, seed: PRIVATE_SEED, send, webhookTime: 'simulated' });
     const issued = await issueSecrets(t);
     const destinationId = [...issued.signing.values()].find((o) => o.startsWith('destination:'))!.slice('destination:'.length);
     const verify = await t.request({ method: 'POST', url: `/sim/destinations/${destinationId}/verify` });

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, ServiceError } from '../../domain/errors.ts';
 import { redactCredentials } from '../../domain/keys/index.ts';
-import { SnapshotShapeError, StoreWriteError } from '../../store/file-store.ts';
+import { SnapshotShapeError, StoreBusyError, StoreWriteError } from '../../store/file-store.ts';
 import { describeValidation } from './validation.ts';
 import { unmatchedScope } from './route-scope.ts';
 
@@ -21,6 +21,7 @@ export function toServiceError(error: FastifyError & { validation?: unknown[]; v
   if (error instanceof ServiceError) return error;
   if (error instanceof SnapshotShapeError) return errors.invalidInput(`body: the snapshot's store is malformed: ${error.problem}.`);
   if (error instanceof StoreWriteError) return errors.notSaved();
+  if (error instanceof StoreBusyError) return errors.unavailable('A snapshot import is replacing the whole state: nothing was changed. Try again when it has ended.');
   if (error.validation) return errors.invalidInput(describeValidation(error.validation as never, error.validationContext ?? 'body'));
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
