@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { activeScope, commandsFor, globalsActive } from '../keys.ts';
 import { useConsole } from '../state/context.tsx';
-import type { HeldKey } from '../state/types.ts';
+import { heldLine } from '../chrome-rows.ts';
 import { theme } from '../theme.ts';
 
 /** The bottom bar: the keys that work right now, read from the command table. */
@@ -25,19 +25,8 @@ export function KeyHints() {
   );
 }
 
-/** How a held key is written: its character, or the name of the key. */
-function heldLabel({ input, key }: HeldKey): string {
-  const named = ([['return', '⏎'], ['escape', 'esc'], ['upArrow', '↑'], ['downArrow', '↓'], ['leftArrow', '←'], ['rightArrow', '→'], ['pageUp', 'pgup'], ['pageDown', 'pgdn'], ['tab', 'tab'], ['backspace', '⌫'], ['delete', '⌫']] as const).find(([flag]) => key[flag]);
-  if (named) return named[1];
-  return key.ctrl ? `ctrl+${input}` : input === ' ' ? 'space' : input;
-}
-
 /** While a screen loads, the keys typed meanwhile: they are applied, in order, when it ends. */
 function HeldKeys() {
   const held = useConsole((s) => s.heldKeys);
-  return (
-    <Text color={theme.warn} wrap="wrap">
-      {`loading… then ${held.map(heldLabel).join(' ')} (Q quits now)`}
-    </Text>
-  );
+  return <Text color={theme.warn}>{heldLine(held)}</Text>;
 }

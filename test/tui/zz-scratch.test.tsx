@@ -1,0 +1,24 @@
+import { afterEach, it } from 'vitest';
+import { KEYS, startConsole, type ConsoleHarness } from './console-harness.tsx';
+import { writeFileSync } from 'node:fs';
+let h: ConsoleHarness;
+afterEach(() => h?.close());
+const dump = (name: string, f: string) => writeFileSync(`/tmp/scratch/${name}.txt`, f.replace(/\u001B\[[0-9;]*m/g, ''));
+it('frames', async () => {
+  h = await startConsole({ size: { columns: 80, rows: 24 }, scenarios: true });
+  await h.waitForFrame('Balances');
+  for (let i = 0; i < 2; i += 1) await h.client.v1.getRun('00000000-0000-4000-8000-000000000000').catch(() => undefined);
+  h.press('d'); await h.waitForFrame('q quote'); h.press('q'); await h.waitForFrame('expires in'); dump('quote', h.lastFrame());
+  h.press('a'); await h.waitForFrame('acceptedContractHash'); dump('accept', h.lastFrame()); h.press('y');
+  await h.waitForFrame(/Run [0-9a-f]{8}…/); h.press('+'); await h.waitForFrame('+1m'); h.press('+');
+  await h.waitForFrame('terminal'); dump('run', h.lastFrame());
+  h.press('m'); await h.waitForFrame('money, part by part'); await h.waitForFrame((f) => !f.includes('Reading')); dump('money', h.lastFrame());
+  h.press('b'); await h.waitForFrame('Status'); dump('billing', h.lastFrame());
+  h.press('i'); await h.waitForFrame('Paid in'); dump('receipt', h.lastFrame());
+  h.press('8'); await h.waitForFrame('requests, newest first'); dump('requests', h.lastFrame());
+  h.press('g'); await h.waitForFrame('Conduct report'); await h.waitForFrame('score'); dump('report', h.lastFrame());
+  h.press('0'); await h.waitForFrame('Press o'); h.press('o'); await h.waitForFrame('Open a scenario'); dump('picker', h.lastFrame()); h.press('t'); await h.waitForFrame('Scenario file:'); h.press(KEYS.enter);
+  await h.waitForFrame('0/8 steps'); h.press('n'); await h.waitForFrame('1/8 steps'); dump('step1', h.lastFrame());
+  h.press('n'); await h.waitForFrame('2/8 steps'); dump('step2', h.lastFrame());
+  h.press('n'); await h.waitForFrame('3/8 steps'); dump('step3', h.lastFrame());
+}, 60000);
