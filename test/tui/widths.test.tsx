@@ -19,6 +19,12 @@ import { KEYS, startConsole, type ConsoleHarness } from './console-harness.tsx';
  *    the cut, or a half-empty column of the same line).
  * 4. The tab bar names every screen whole.
  * 5. At 80×24, the frame fits the 24 rows: nothing scrolls off the top.
+ * 6. No row wasted while content is scrolled off: a frame whose pane says
+ *    "lines A–B of N" with lines outside A–B fills every row of the terminal.
+ * 7. No exact value cut or split: a uuid, a 64-hex hash, an atomic amount
+ *    (ten digits or more) or a path never ends in '…', and never runs from
+ *    the end of one line onto the next when it would fit a line of its own
+ *    (a path longer than a line may continue on the next).
  */
 
 const SIZES = [
@@ -62,6 +68,47 @@ export function fitProblems(frame: string, columns: number): string[] {
   return problems;
 }
 
+const VALUES = [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, /[0-9a-f]{64}/g, /\d{10,}/g];
+const PATH = /[\w.-]*\/[\w.{}:/-]*[\w}]/g;
+/** A value's characters at a line's end and a line's start (inside a box, after its border). */
+const TAIL = /[\w.{}:/=-]+$/;
+const HEAD = /^[\w.{}:/=-]+/;
+/** An ellipsis right after a value's characters, or after them and one blank. */
+const CUT_VALUE = /(?:\d{6,}|[0-9a-f]{9,}|[\w.-]*\/[\w./-]*) ?…(?= |│|$)/;
+const inner = (line: string) => line.replace(/^\s*│?\s*/, '').replace(/\s*│?\s*$/, '');
+const whole = (text: string, patterns = VALUES) => patterns.flatMap((pattern) => text.match(pattern) ?? []);
+
+/** Every exact value cut with '…', or split across two lines while it would have fit one. */
+export function exactValueProblems(frame: string, columns: number): string[] {
+  const problems: string[] = [];
+  const lines = plain(frame).split('\n');
+  for (const [index, line] of lines.entries()) {
+    const where = `line ${index + 1} ${JSON.stringify(line)}`;
+    const cut = CUT_VALUE.exec(line);
+    if (cut && !ID_ABBREVIATION.test(line.slice(0, cut.index + cut[0].length))) problems.push(`${where}: an exact value cut (${cut[0]})`);
+    const next = lines[index + 1];
+    if (next === undefined) continue;
+    const tail = TAIL.exec(inner(line))?.[0];
+    const head = HEAD.exec(inner(next))?.[0];
+    if (!tail || !head) continue;
+    // Two words a line break separates may look like one path when joined; a path was broken inside when the break follows a slash, or precedes one after a slash.
+    const isPathBreak = tail.endsWith('/') || (head.startsWith('/') && tail.includes('/'));
+    const joined = whole(tail + head, isPathBreak ? [...VALUES, PATH] : VALUES).filter((value) => value.length <= columns - 2 && !tail.includes(value) && !head.includes(value));
+    for (const value of joined) problems.push(`${where}: ${value} split across lines ${index + 1} and ${index + 2}`);
+  }
+  return problems;
+}
+
+/** A pane with lines scrolled off while the frame leaves rows of the terminal empty. */
+export function wastedRowProblems(frame: string, rows: number): string[] {
+  const position = /lines (\d+)–(\d+) of (\d+)/.exec(plain(frame));
+  if (!position) return [];
+  const [first, last, total] = position.slice(1).map(Number);
+  const height = plain(frame).split('\n').length;
+  if ((first > 1 || last < total) && height < rows) return [`${position[0]} while ${rows - height} of ${rows} rows are empty`];
+  return [];
+}
+
 let h: ConsoleHarness;
 afterEach(() => h?.close());
 
@@ -78,7 +125,7 @@ async function checkEverySize(view: string, content: string | RegExp, problems: 
     for (const size of SIZES) {
       const frame = await frameAt(size, withHelp ? 'Keys (? or esc to close)' : content);
       const name = `${view}${withHelp ? ' + help' : ''} at ${size.columns}×${size.rows}`;
-      problems.push(...fitProblems(frame, size.columns).map((p) => `${name}: ${p}`));
+      problems.push(...[...fitProblems(frame, size.columns), ...exactValueProblems(frame, size.columns), ...wastedRowProblems(frame, size.rows)].map((p) => `${name}: ${p}`));
       const height = plain(frame).split('\n').length;
       if (size.columns === 80 && height > size.rows) problems.push(`${name}: ${height} rows, taller than ${size.rows}`);
     }
@@ -91,8 +138,12 @@ async function checkEverySize(view: string, content: string | RegExp, problems: 
 
 describe('every screen at 80 to 200 columns', () => {
   it('fits each screen and overlay, with real data, at 80, 100, 120 and 200 columns', async () => {
-    h = await startConsole({ inbox: true, scenarios: true });
+    // A saved evidence folder as long as a store's usually is: the notice names it whole.
+    const saveEvidence = async (folder: string) => `/home/support/tickets/a-long-store-name/evidence/${folder}`;
+    h = await startConsole({ inbox: true, scenarios: true, store: { saveEvidence } });
     const problems: string[] = [];
+    // A refused read sent again unchanged: the conduct report has a failure, with its evidence.
+    for (let i = 0; i < 2; i += 1) await h.client.v1.getRun('00000000-0000-4000-8000-000000000000').catch(() => undefined);
     const visit = async (view: string, keys: string[], content: string | RegExp, hasHelp = true) => {
       await h.resize({ columns: 100, rows: 30 });
       h.press(...keys);
@@ -122,6 +173,8 @@ describe('every screen at 80 to 200 columns', () => {
     await visit('billing', ['b'], 'Status            settled');
     await visit('receipt', ['i'], 'Paid in');
     await visit('export', ['e'], 'bytes of canonical JSON');
+    await visit('money explanation', ['m'], /quote maximum: 0\.00816 ETH/);
+    await visit('evidence saved', ['w'], /saved summary\.md and \d answers to/);
     await visit('runs', [KEYS.escape], /Runs 1 ·/);
     await visit('ledger after settlement', ['4'], / release /);
     h.press('5');
@@ -140,6 +193,9 @@ describe('every screen at 80 to 200 columns', () => {
     await visit('notifications', ['6'], 'Rule transfers (erc20-transfer) matched Transfer');
     await visit('inbox with a delivery', ['7'], /monitor\.event\s+[0-9a-f]{8}…\s+verified/);
     await visit('request log', ['8'], 'requests, newest first');
+    await visit('conduct report', ['g'], /Conduct report score \d+/);
+    h.press('8');
+    await h.waitForFrame('requests, newest first');
     await visit('faults', ['9'], 'research provider unavailable');
     h.press('0');
     await h.waitForFrame('Press o to open');
