@@ -62,10 +62,14 @@ export function ScenarioScreen() {
       {visible.map((s, i) => {
         const ok = s.error === null && s.checks.every((c) => c.ok);
         const isSelected = top + i === scenario.selected;
-        const what = s.request ? `${s.request.method} ${s.request.path}` : s.checks.map((c) => c.what).join(', ');
+        // The list names a request by its route with ids abbreviated (the step's detail below has them whole), so the line is not cut inside an id.
+        const prefix = `${ok ? '✓' : '✗'} ${String(s.index + 1).padStart(2)} ${s.action.padEnd(8)} ${s.status ?? '   '} `;
+        const checks = s.checks.map((c) => c.what).join(', ');
+        // A check step too long for its line is counted here and listed whole in the detail below.
+        const what = s.request ? `${s.request.method} ${abbreviateIds(s.request.path)}` : prefix.length + checks.length < columns ? checks : `${s.checks.length} checks (listed below when selected)`;
         return (
           <Text key={s.index} inverse={isSelected} color={ok ? undefined : theme.error}>
-            {clip(`${ok ? '✓' : '✗'} ${String(s.index + 1).padStart(2)} ${s.action.padEnd(8)} ${s.status ?? '   '} ${s.name ?? what}`, columns - 1)}
+            {clip(`${prefix}${s.name ?? what}`, columns - 1)}
           </Text>
         );
       })}
@@ -79,6 +83,9 @@ export function ScenarioScreen() {
     </Box>
   );
 }
+
+const UUID = /([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const abbreviateIds = (path: string) => path.replace(UUID, '$1…');
 
 const CAPTION_TONE = { title: { color: theme.accent, bold: true }, state: { color: theme.muted }, money: { color: theme.ok } } as const;
 
