@@ -33,7 +33,7 @@ export function ReportScreen() {
   const lines: ReportLine[] = report
     ? report.rules
         .filter((r) => r.verdict === 'fail')
-        .flatMap((r) => [...wrapped(`FAIL  ${r.title} (${r.spec.split(' (')[0]})`, '', width, theme.error).map((l, i) => (i === 0 ? l : { ...l, text: `      ${l.text}` })), ...r.evidence.flatMap((e) => wrapped(e.note, '      ', width, theme.warn))])
+        .flatMap((r) => [...wrapped(`${r.title} (${r.spec.split(' (')[0]})`, '      ', width, theme.error).map((l, i) => (i === 0 ? { ...l, text: `FAIL${l.text.slice(4)}` } : l)), ...r.evidence.flatMap((e) => wrapped(e.note, '      ', width, theme.warn))])
         .concat(lostAnswerLines(report.lostAnswers).flatMap((text) => wrapped(text, '', width, theme.warn)))
     : [];
   // ink-table draws a border above and below, the heading, and a rule above every row.
