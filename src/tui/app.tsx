@@ -1,5 +1,5 @@
-import { Box, useStdin } from 'ink';
-import { useEffect, type ComponentType } from 'react';
+import { Box, useInput, useStdin } from 'ink';
+import { useEffect, useState, type ComponentType } from 'react';
 import { ClockBar } from './components/clock-bar.tsx';
 import { ErrorLine } from './components/error-line.tsx';
 import { HelpOverlay } from './components/help-overlay.tsx';
@@ -18,9 +18,11 @@ import { RequestsScreen } from './screens/requests.tsx';
 import { ReportScreen } from './screens/report.tsx';
 import { RunScreen } from './screens/run.tsx';
 import { ScenarioScreen } from './screens/scenario.tsx';
-import { ConsoleProvider, useActions, useConsole } from './state/context.tsx';
+import { ConsoleProvider, useActions, useConsole, useKeyRouter } from './state/context.tsx';
 import type { ConsoleStore } from './state/store.ts';
 import type { Screen } from './state/types.ts';
+import { activeScope } from './keys.ts';
+import { createKeyRouter } from './keys/key-router.ts';
 import { useCommands } from './use-commands.ts';
 
 const SCREENS: Record<Screen, ComponentType> = {
@@ -53,8 +55,12 @@ export interface AppProps {
 
 export function App({ store, isInteractive, clockRefreshMs = 1000 }: AppProps) {
   const { isRawModeSupported } = useStdin();
+  const [router] = useState(() => createKeyRouter(store));
+  const interactive = isInteractive ?? isRawModeSupported === true;
+  // The one listener for keys (Ink's useInput needs raw mode: without a TTY enabling it would throw).
+  useInput((input, key) => router.receive(input, key), { isActive: interactive });
   return (
-    <ConsoleProvider store={store} isInteractive={isInteractive ?? isRawModeSupported === true}>
+    <ConsoleProvider store={store} isInteractive={interactive} router={router}>
       <Console clockRefreshMs={clockRefreshMs} />
     </ConsoleProvider>
   );
@@ -64,7 +70,14 @@ function Console({ clockRefreshMs }: { clockRefreshMs: number }) {
   const actions = useActions();
   const screen = useConsole((s) => s.screen);
   const isHelpOpen = useConsole((s) => s.isHelpOpen);
+  const scope = useConsole(activeScope);
+  const isLoading = useConsole((s) => s.loading > 0);
+  const held = useConsole((s) => s.heldKeys.length);
+  const router = useKeyRouter();
   useCommands('global');
+
+  // Keys held during a load are applied once it has ended and the screen it opened has rendered (its listeners registered).
+  useEffect(() => router.drain(), [router, screen, scope, isLoading, held]);
 
   // The console's timers (the clock reread, the run poll) live in the store: mounting starts them, unmounting stops them.
   useEffect(() => {

@@ -45,3 +45,14 @@ export function balanceMoves(before: AccountBalances[] | null, after: AccountBal
   }
   return lines;
 }
+
+/**
+ * What the scenario charged in all, for presenter mode's last frame: each
+ * account and asset with a charged balance after the last step, in units
+ * and the exact atomic string.
+ */
+export function chargedLines(after: AccountBalances[]): string[] {
+  return after.flatMap((account) =>
+    account.balances.filter((b) => BigInt(b.chargedAtomic) > 0n).map((b) => `${account.name} ${b.profile}: charged ${formatProfileAmount(b.chargedAtomic, b.profile)} (${b.chargedAtomic} atomic)`),
+  );
+}

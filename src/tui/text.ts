@@ -15,26 +15,46 @@ export function clip(text: string, width: number): string {
   return flat.length > width ? `${flat.slice(0, Math.max(0, width - 1))}…` : flat.padEnd(width);
 }
 
-/** Word-wraps to `width`; words longer than a line are split. Keeps every line within width. */
+/**
+ * The pieces a word longer than a line may be broken into: after `=`, `/`,
+ * `,`, `&`, `?` or `:` (so `hash=HEX` puts the hash on a line of its own, and
+ * a path continues after a slash), never inside an id, a hash or an amount.
+ */
+function pieces(word: string): string[] {
+  return word.match(/[^=/,&?:]*(?:[=/,&?:]+|$)/g)?.filter(Boolean) ?? [word];
+}
+
+/**
+ * Word-wraps to `width`. A word longer than a line is broken at its
+ * punctuation (pieces), and only a piece longer than a whole line is split.
+ * Keeps every line within width.
+ */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
     let line = '';
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      let rest = word;
-      while (rest.length > width) {
-        if (line) {
-          lines.push(line);
-          line = '';
-        }
-        lines.push(rest.slice(0, width));
-        rest = rest.slice(width);
-      }
-      if (!line) line = rest;
-      else if (line.length + 1 + rest.length <= width) line += ` ${rest}`;
+    const place = (piece: string, joiner: string) => {
+      if (!line) line = piece;
+      else if (line.length + joiner.length + piece.length <= width) line += `${joiner}${piece}`;
       else {
         lines.push(line);
-        line = rest;
+        line = piece;
+      }
+    };
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (word.length <= width) {
+        place(word, ' ');
+        continue;
+      }
+      for (const [index, piece] of pieces(word).entries()) {
+        let rest = piece;
+        while (rest.length > width) {
+          if (line) lines.push(line);
+          line = '';
+          lines.push(rest.slice(0, width));
+          rest = rest.slice(width);
+        }
+        if (rest) place(rest, index === 0 ? ' ' : '');
       }
     }
     lines.push(line);

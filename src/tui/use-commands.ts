@@ -1,32 +1,27 @@
-import { useApp, useInput, type Key } from 'ink';
-import { useCallback, useRef } from 'react';
-import { activeScope, findCommand, globalsActive, keyPresses, type CommandScope, type CommandView } from './keys.ts';
-import { useConsole, useConsoleStore, useIsInteractive } from './state/context.tsx';
+import { useApp, type Key } from 'ink';
+import { useCallback, useEffect, useRef } from 'react';
+import { activeScope, findCommand, type CommandScope, type CommandView } from './keys.ts';
+import { ownsKeyboard } from './keys/key-router.ts';
+import { useConsoleStore, useKeyRouter } from './state/context.tsx';
 
 interface UseCommandsOptions {
-  /** Further gating by the caller; the console's interactivity always applies. */
+  /** Further gating by the caller. */
   isActive?: boolean;
   view?: CommandView;
   /** Keys no command claims (the search box types them). */
   onUnmatched?: (input: string, key: Key) => void;
 }
 
-const owns = (scope: CommandScope, current: CommandScope) => (scope === 'global' ? globalsActive(current) : scope === current);
-
 /**
- * Listens for one scope's commands. Ink's useInput is gated with isActive:
- * only the scope that owns the keyboard listens (plus global), and nothing
- * listens without raw mode (no TTY: enabling it would throw).
- *
- * Every listener hears every key, so a key that moves the keyboard to
- * another scope ('/' opens the search box) must not also be handled by the
- * listener of that scope. Hence a second check at key time: a listener whose
- * scope lost the keyboard since the last render drops the key.
+ * Listens for one scope's commands: registers with the console's key router
+ * (keys/key-router.ts), which hands each key to the scopes that own the
+ * keyboard when it arrives (the scope in charge, plus global), holding keys
+ * typed while a screen loads. The store is read afresh at each press.
  */
 export function useCommands(scope: CommandScope, options: UseCommandsOptions = {}) {
   const store = useConsoleStore();
+  const router = useKeyRouter();
   const { exit } = useApp();
-  const isInteractive = useIsInteractive();
   const latest = useRef(options);
   latest.current = options;
 
@@ -34,7 +29,8 @@ export function useCommands(scope: CommandScope, options: UseCommandsOptions = {
     (input: string, key: Key) => {
       const state = store.getState();
       const current = activeScope(state);
-      if (!owns(scope, current)) return;
+      // A scope that lost the keyboard to an earlier listener of the same key (global `3` leaving the catalog) drops it.
+      if (!ownsKeyboard(scope, current)) return;
       // A key the scope in charge takes over (e.g. `>` while waiting to retry) is not the global command's.
       if (scope === 'global' && findCommand(current, state, input, key)?.overridesGlobal) return;
       const command = findCommand(scope, state, input, key);
@@ -44,9 +40,6 @@ export function useCommands(scope: CommandScope, options: UseCommandsOptions = {
     },
     [scope, store, exit],
   );
-  // Each press reads the store afresh, so a burst of keys acts as the same keys one by one.
-  const handler = useCallback((input: string, key: Key) => keyPresses(input, key).forEach((press) => handlePress(press.input, press.key)), [handlePress]);
 
-  const ownsNow = useConsole((state) => owns(scope, activeScope(state)));
-  useInput(handler, { isActive: isInteractive && ownsNow && (options.isActive ?? true) });
+  useEffect(() => router.listen({ scope, isActive: () => latest.current.isActive ?? true, press: handlePress }), [router, scope, handlePress]);
 }

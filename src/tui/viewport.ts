@@ -1,13 +1,9 @@
 import { useStdout } from 'ink';
 import { useEffect, useState } from 'react';
+import { chromeRows } from './chrome-rows.ts';
+import { useConsole } from './state/context.tsx';
 import { terminalSize } from './text.ts';
 
-/**
- * Rows the console's frame takes around a screen: the two header lines
- * (screens, clock), the error or notice lines and the hint bar (which may
- * wrap to two lines in 80 columns).
- */
-export const CHROME_ROWS = 7;
 
 /**
  * The terminal's size, read again when the terminal is resized: Ink lays the
@@ -35,8 +31,13 @@ export function useTerminalSize(): { columns: number; rows: number } {
   return terminalSize(stdout);
 }
 
-/** The terminal's size and the rows a screen body may use, so every screen fits 80×24 and grows with the terminal. */
+/**
+ * The terminal's size and the rows a screen body may use: every row the
+ * frame around it (chrome-rows.ts) leaves, so scroll panes use them all and
+ * every screen fits 80×24 and grows with the terminal.
+ */
 export function useViewport(): { columns: number; rows: number; bodyRows: number } {
   const { columns, rows } = useTerminalSize();
-  return { columns, rows, bodyRows: Math.max(8, rows - CHROME_ROWS) };
+  const chrome = useConsole((state) => chromeRows(state, columns));
+  return { columns, rows, bodyRows: Math.max(8, rows - chrome) };
 }

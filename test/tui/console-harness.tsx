@@ -55,6 +55,8 @@ export async function startConsole(
     realtimeRereadMs?: number;
     /** E.g. retries with a sleep the test ends by hand. */
     client?: Partial<ClientOptions>;
+    /** Wraps the console's client (the harness keeps the plain one), e.g. to hold its answers until the test lets them through. */
+    wrapClient?: (client: Client) => Client;
     /** E.g. presenter mode with a pacer the test drives. */
     store?: Partial<ConsoleStoreOptions>;
     /** The terminal's size (ink-testing-library's own is 100 columns, no rows): set, then announced as a resize. */
@@ -69,7 +71,7 @@ export async function startConsole(
   const inbox = options.inbox ? await startWebhookInbox(client) : null;
   let keyCount = 0;
   const store = createConsoleStore({
-    client,
+    client: options.wrapClient ? options.wrapClient(client) : client,
     controlAvailable: options.controlAvailable ?? true,
     accountId: demo.accountId,
     inbox,

@@ -1,3 +1,5 @@
+import { formatProfileAmount } from '../../src/tui/amount.ts';
+import { exactValueProblems, fitProblems } from './fit-checks.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/args.ts';
 import { playOptions } from '../../src/cli/play.ts';
@@ -80,6 +82,16 @@ describe('presenter mode', () => {
     const end = await h.waitForFrame('8/8 steps · all as expected · done');
     expect(end).toContain('the end');
     expect(pace.pending()).toBeNull();
+
+    // The last frame, at 80×24, shows what the scenario charged: units and the exact atomic string, whole.
+    await h.resize({ columns: 80, rows: 24 });
+    const last = h.store.getState().scenario.steps.at(-1)!;
+    const charged = last.balances.flatMap((a) => a.balances.filter((b) => BigInt(b.chargedAtomic) > 0n).map((b) => ({ account: a.name, ...b })));
+    expect(charged.length).toBeGreaterThan(0);
+    const final = await h.waitForFrame((f) => f.includes('the end') && f.split('\n').length <= 24);
+    for (const b of charged) expect(final).toContain(`${b.account} ${b.profile}: charged ${formatProfileAmount(b.chargedAtomic, b.profile)} (${b.chargedAtomic} atomic)`);
+    expect(exactValueProblems(final, 80)).toEqual([]);
+    expect(fitProblems(final, 80)).toEqual([]);
   });
 });
 

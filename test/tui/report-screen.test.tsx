@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startConsole, type ConsoleHarness } from './console-harness.tsx';
+import { KEYS, startConsole, type ConsoleHarness } from './console-harness.tsx';
 
 /** The Report screen (g on the Request log): GET /sim/report for the key in use (docs/drill.md). */
 
@@ -21,11 +21,14 @@ describe('conduct report screen', () => {
     expect(frame).toMatch(/│ verdict │ rule +│ spec +│/);
     expect(frame).toMatch(/│ FAIL +│ refusals-not-repeated +│ part 7 +│/);
     // Two reads came nowhere near the key's limit, and no run was polled: neither rule was exercised.
-    expect(frame).toMatch(/│ - +│ within-rate-limit +│ part 8 +│/);
+    expect(h.store.getState().report.report?.rules.find((r) => r.id === 'within-rate-limit')?.verdict).toBe('not-exercised');
     expect(frame).toMatch(/│ - +│ polling-backs-off +│ 4\.6 +│/);
-    // Under it, each failure's title and what decided it.
-    expect(frame).toMatch(/FAIL\s+Refused requests \(400, 401, 403, 404, 409\) are not sent again unchanged \(part 7\)/);
-    expect(frame).toContain('GET /v1/runs/:id → 404, then the same request unchanged');
+    // Under it, each failure's title and what decided it: the table and these lines scroll as one pane (24 rows hold the table alone).
+    h.press(KEYS.pageDown, KEYS.pageDown);
+    const end = await h.waitForFrame(/lines \d+–(\d+) of \1 ·/);
+    expect(end).toMatch(/│ - +│ within-rate-limit +│ part 8 +│/);
+    expect(end).toMatch(/FAIL\s+Refused requests \(400, 401, 403, 404, 409\) are not sent again unchanged \(part 7\)/);
+    expect(end).toContain('GET /v1/runs/:id → 404, then the same request unchanged');
     expect(frame).toMatch(/score 0/);
   });
 });

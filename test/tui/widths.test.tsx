@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SCREEN_KEYS } from '../../src/tui/keys.ts';
 import { KEYS, startConsole, type ConsoleHarness } from './console-harness.tsx';
+import { exactValueProblems, fitProblems, plain, wastedRowProblems } from './fit-checks.ts';
 
 /**
  * Every screen and overlay, with real data in it, at 80, 100, 120 and 200
@@ -19,6 +19,12 @@ import { KEYS, startConsole, type ConsoleHarness } from './console-harness.tsx';
  *    the cut, or a half-empty column of the same line).
  * 4. The tab bar names every screen whole.
  * 5. At 80×24, the frame fits the 24 rows: nothing scrolls off the top.
+ * 6. No row wasted while content is scrolled off: a frame whose pane says
+ *    "lines A–B of N" with lines outside A–B fills every row of the terminal.
+ * 7. No exact value cut or split: a uuid, a 64-hex hash, an atomic amount
+ *    (ten digits or more) or a path never ends in '…', and never runs from
+ *    the end of one line onto the next when it would fit a line of its own
+ *    (a path longer than a line may continue on the next).
  */
 
 const SIZES = [
@@ -27,40 +33,6 @@ const SIZES = [
   { columns: 120, rows: 40 },
   { columns: 200, rows: 50 },
 ];
-
-const LEFT_TO_RIGHT: Record<string, string> = { '│': '│', '╭': '╮', '╰': '╯', '┌': '┐', '├': '┤', '└': '┘' };
-const BOX_DRAWING = /[─│┌┐└┘├┤┬┴┼╭╮╯╰]/;
-const ID_ABBREVIATION = /(?:^|[^0-9A-Za-z])[0-9a-f]{8}…$/;
-
-const plain = (frame: string) => frame.replace(/\u001B\[[0-9;]*m/g, '');
-
-/** Every way a frame fails to fit a terminal of `columns`, one message per problem, with the line. */
-export function fitProblems(frame: string, columns: number): string[] {
-  const problems: string[] = [];
-  for (const [index, line] of plain(frame).split('\n').entries()) {
-    const cells = [...line];
-    const where = `line ${index + 1} ${JSON.stringify(line)}`;
-    if (cells.length > columns) problems.push(`${where}: ${cells.length} columns, wider than ${columns}`);
-    const trimmed = line.trim();
-    if (BOX_DRAWING.test(trimmed)) {
-      const partner = LEFT_TO_RIGHT[trimmed[0]];
-      if (!partner || !trimmed.endsWith(partner)) problems.push(`${where}: a torn box (border without its partner)`);
-    }
-    const cuts = cells.filter(
-      (cell, at) => cell === '…' && at > 0 && /[0-9A-Za-z]/.test(cells[at - 1]) && [' ', '│', undefined].includes(cells[at + 1]) && !ID_ABBREVIATION.test(cells.slice(0, at + 1).join('')),
-    );
-    if (cuts.length > 0) {
-      const body = line.replace(/^[\s│╭╰]+/, '').replace(/│\s*$/, '');
-      const blankAtEnd = columns - line.trimEnd().length;
-      if (/ {3,}/.test(body.trimEnd()) || (!line.trimEnd().endsWith('│') && blankAtEnd >= 2)) problems.push(`${where}: a label cut while the line has room`);
-    }
-  }
-  const tabs = plain(frame).split('\n')[0] ?? '';
-  for (const tab of SCREEN_KEYS) {
-    if (!tabs.includes(`${tab.key}${tab.short}`) && !tabs.includes(`${tab.key} ${tab.label}`)) problems.push(`tab bar ${JSON.stringify(tabs)}: screen ${tab.key} is not named whole`);
-  }
-  return problems;
-}
 
 let h: ConsoleHarness;
 afterEach(() => h?.close());
@@ -78,7 +50,7 @@ async function checkEverySize(view: string, content: string | RegExp, problems: 
     for (const size of SIZES) {
       const frame = await frameAt(size, withHelp ? 'Keys (? or esc to close)' : content);
       const name = `${view}${withHelp ? ' + help' : ''} at ${size.columns}×${size.rows}`;
-      problems.push(...fitProblems(frame, size.columns).map((p) => `${name}: ${p}`));
+      problems.push(...[...fitProblems(frame, size.columns), ...exactValueProblems(frame, size.columns), ...wastedRowProblems(frame, size.rows)].map((p) => `${name}: ${p}`));
       const height = plain(frame).split('\n').length;
       if (size.columns === 80 && height > size.rows) problems.push(`${name}: ${height} rows, taller than ${size.rows}`);
     }
@@ -91,8 +63,12 @@ async function checkEverySize(view: string, content: string | RegExp, problems: 
 
 describe('every screen at 80 to 200 columns', () => {
   it('fits each screen and overlay, with real data, at 80, 100, 120 and 200 columns', async () => {
-    h = await startConsole({ inbox: true, scenarios: true });
+    // A saved evidence folder as long as a store's usually is: the notice names it whole.
+    const saveEvidence = async (folder: string) => `/home/support/tickets/a-long-store-name/evidence/${folder}`;
+    h = await startConsole({ inbox: true, scenarios: true, store: { saveEvidence } });
     const problems: string[] = [];
+    // A refused read sent again unchanged: the conduct report has a failure, with its evidence.
+    for (let i = 0; i < 2; i += 1) await h.client.v1.getRun('00000000-0000-4000-8000-000000000000').catch(() => undefined);
     const visit = async (view: string, keys: string[], content: string | RegExp, hasHelp = true) => {
       await h.resize({ columns: 100, rows: 30 });
       h.press(...keys);
@@ -122,6 +98,8 @@ describe('every screen at 80 to 200 columns', () => {
     await visit('billing', ['b'], 'Status            settled');
     await visit('receipt', ['i'], 'Paid in');
     await visit('export', ['e'], 'bytes of canonical JSON');
+    await visit('money explanation', ['m'], /quote maximum: 0\.00816 ETH/);
+    await visit('evidence saved', ['w'], /saved summary\.md and \d answers to/);
     await visit('runs', [KEYS.escape], /Runs 1 ·/);
     await visit('ledger after settlement', ['4'], / release /);
     h.press('5');
@@ -140,6 +118,9 @@ describe('every screen at 80 to 200 columns', () => {
     await visit('notifications', ['6'], 'Rule transfers (erc20-transfer) matched Transfer');
     await visit('inbox with a delivery', ['7'], /monitor\.event\s+[0-9a-f]{8}…\s+verified/);
     await visit('request log', ['8'], 'requests, newest first');
+    await visit('conduct report', ['g'], /Conduct report score \d+/);
+    h.press('8');
+    await h.waitForFrame('requests, newest first');
     await visit('faults', ['9'], 'research provider unavailable');
     h.press('0');
     await h.waitForFrame('Press o to open');

@@ -4,12 +4,13 @@ import { theme } from '../theme.ts';
 
 /**
  * The latest failure as the spec's code and message (part 7), with the HTTP
- * status when there was one and what it means; or the last action's notice.
+ * status when there was one and what it means; or the last action's notice,
+ * wrapped whole (it may name a folder, which is never cut).
  */
 export function ErrorLine() {
   const error = useConsole((s) => s.error);
   const notice = useConsole((s) => s.notice);
-  if (!error) return notice ? <Text color={theme.ok} wrap="truncate-end">✔ {notice}</Text> : null;
+  if (!error) return notice ? <Text color={theme.ok}>✔ {notice}</Text> : null;
   return (
     <Box flexDirection="column">
       <Text color={theme.error}>

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { activeScope, commandsFor, globalsActive } from '../keys.ts';
 import { useConsole } from '../state/context.tsx';
+import { heldLine } from '../chrome-rows.ts';
 import { theme } from '../theme.ts';
 
 /** The bottom bar: the keys that work right now, read from the command table. */
@@ -8,6 +9,7 @@ export function KeyHints() {
   // The whole state: commands' `when` conditions may look at any of it.
   const state = useConsole((s) => s);
   const scope = activeScope(state);
+  if (state.heldKeys.length > 0) return <HeldKeys />;
   const commands = [...commandsFor(scope, state), ...(globalsActive(scope) ? commandsFor('global', state) : [])].filter((c) => !c.isHintHidden);
   return (
     <Box flexWrap="wrap" columnGap={2}>
@@ -21,4 +23,10 @@ export function KeyHints() {
       ))}
     </Box>
   );
+}
+
+/** While a screen loads, the keys typed meanwhile: they are applied, in order, when it ends. */
+function HeldKeys() {
+  const held = useConsole((s) => s.heldKeys);
+  return <Text color={theme.warn}>{heldLine(held)}</Text>;
 }

@@ -3,11 +3,8 @@ import { useMemo } from 'react';
 import { useConsole } from '../state/context.tsx';
 import { theme } from '../theme.ts';
 import { useCommands } from '../use-commands.ts';
-import { useTerminalSize } from '../viewport.ts';
+import { useViewport } from '../viewport.ts';
 import { agentDetailLines, type DetailLine } from './agent-lines.ts';
-
-/** Rows the rest of the console takes: clock bar, scroll line, error and hint lines. */
-const CHROME_ROWS = 7;
 
 const TONE: Record<NonNullable<DetailLine['tone']>, { color?: string; bold?: boolean }> = {
   title: { color: theme.accent, bold: true },
@@ -18,8 +15,9 @@ const TONE: Record<NonNullable<DetailLine['tone']>, { color?: string; bold?: boo
 /** One agent's detail (spec 2.5), scrolled by line. */
 export function AgentScreen() {
   const agent = useConsole((s) => s.agent);
-  const { columns, rows } = useTerminalSize();
-  const viewport = Math.max(5, rows - CHROME_ROWS);
+  const { columns, bodyRows } = useViewport();
+  // One row for the position line under the detail.
+  const viewport = Math.max(5, bodyRows - 1);
   const lines = useMemo(() => (agent.detail ? agentDetailLines(agent.detail, columns - 2) : []), [agent.detail, columns]);
   const maxScroll = Math.max(0, lines.length - viewport);
   useCommands('agent', { view: { maxScroll, pageRows: viewport - 1 } });

@@ -1,7 +1,7 @@
 import { buildWaterfall, termsFromVersion, type WaterfallInput } from '../../case/waterfall.ts';
 import { money, type Profile } from '../../case/units.ts';
 import type { RunState } from '../state/run.ts';
-import { clip, wrap } from '../text.ts';
+import { wrap } from '../text.ts';
 import type { DetailLine } from './agent-lines.ts';
 
 /**
@@ -31,7 +31,8 @@ export function moneyLines(run: Pick<RunState, 'runId' | 'read' | 'billing' | 'r
   if (waterfall.rule) wrap(`Rule: ${waterfall.rule.cite}: ${waterfall.rule.says}`, width).forEach((text) => lines.push({ text, tone: 'heading' }));
   for (const line of waterfall.lines) {
     const indent = '  '.repeat(line.depth);
-    lines.push({ text: clip(`${indent}${line.label}: ${line.atomic === null ? '(unknown)' : money(line.atomic, owned)}`, width) });
+    // Wrapped, never cut: the atomic string is what a support person compares.
+    wrap(`${line.label}: ${line.atomic === null ? '(unknown)' : money(line.atomic, owned)}`, Math.max(10, width - indent.length - 2)).forEach((text, i) => lines.push({ text: `${indent}${i === 0 ? '' : '  '}${text}` }));
     wrap(line.why, Math.max(10, width - indent.length - 4)).forEach((text) => lines.push({ text: `${indent}    ${text}`, tone: 'muted' }));
   }
   lines.push({ text: '' });

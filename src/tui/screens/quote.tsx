@@ -5,7 +5,7 @@ import { Lines, maxScrollOf } from '../components/lines.tsx';
 import { rowProblem, type QuoteFormRow } from '../quote-form.ts';
 import { useConsole } from '../state/context.tsx';
 import type { Refusal } from '../state/quote.ts';
-import { fit } from '../text.ts';
+import { fit, wrap } from '../text.ts';
 import { theme } from '../theme.ts';
 import { useCommands } from '../use-commands.ts';
 import { useViewport } from '../viewport.ts';
@@ -122,8 +122,9 @@ export function QuoteScreen() {
   const { columns, bodyRows } = useViewport();
   const { agent, mode, quote, refusal, scroll } = quoteState;
   const lines = useMemo(() => (quote ? quoteLines(quote, profile, columns - 2) : []), [quote, profile, columns]);
-  // Title, countdown, and room for a refusal or the confirmation below the lines.
-  const reserved = 2 + (refusal ? 3 : 0) + (mode === 'confirm' ? 6 : 0) + 1;
+  // Title, countdown, the position line, and room for a refusal (its lines as wrapped) or the confirmation (five lines in a border) below the lines.
+  const refusalRows = refusal ? 1 + wrap(refusal.message, columns).length + (refusal.meaning ? wrap(`→ ${refusal.meaning}`, columns).length : 0) : 0;
+  const reserved = 2 + refusalRows + (mode === 'confirm' ? 7 : 0) + 1;
   const viewport = Math.max(3, bodyRows - reserved);
   const maxScroll = maxScrollOf(lines, viewport);
   useCommands('quote-form');

@@ -29,7 +29,7 @@ declare module './console-state.ts' {
 export const DEMO_AGENT_NAME = 'Token Research Agent';
 
 /** The agent detail screen (spec 2.5). */
-export function agentActions({ set, get, call }: SliceContext): AgentActions {
+export function agentActions({ set, get, call, loading }: SliceContext): AgentActions {
   async function loadAgent(listingId: string) {
     set((s) => ({ agent: { ...s.agent, listingId, isLoading: true } }));
     const result = await call((c) => c.v1.getAgent(listingId));
@@ -50,11 +50,11 @@ export function agentActions({ set, get, call }: SliceContext): AgentActions {
       const { page, selected } = get().catalog;
       const summary = page?.agents[selected];
       if (!summary) return;
-      await openAgent(summary.listingId);
+      await loading(() => openAgent(summary.listingId));
     },
 
     // One key from the catalog to the demo agent, so that the first quote is two keys away.
-    async openDemoAgent() {
+    openDemoAgent: () => loading(async () => {
       const result = await call((c) => c.v1.listAgents({ q: DEMO_AGENT_NAME, limit: 10 }));
       if (!result.ok) return;
       const found = result.value.agents.find((a) => a.name === DEMO_AGENT_NAME) ?? result.value.agents[0];
@@ -63,7 +63,7 @@ export function agentActions({ set, get, call }: SliceContext): AgentActions {
         return;
       }
       await openAgent(found.listingId);
-    },
+    }),
 
     // The screen knows how many lines the detail wraps to, so it passes the bound.
     scrollAgent(delta, maxScroll) {

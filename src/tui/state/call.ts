@@ -14,6 +14,8 @@ export interface SliceContext {
   /** For the few calls whose failures must not reach the error line. */
   client: Client;
   call<T>(operation: (client: Client) => Promise<T>): Promise<CallResult<T>>;
+  /** Marks a screen load the user asked for (opening a screen, an agent, a quote, a run): keys typed meanwhile are held until it ends. */
+  loading<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** Any failure becomes code + message for the error line; the console never crashes on one. */
@@ -38,6 +40,18 @@ export function guardedCall(client: Client, set: SetState, environment: Environm
     } catch (error) {
       set({ error: toDisplayError(error, environment) });
       return { ok: false };
+    }
+  };
+}
+
+/** Counts screen loads in flight in `loading`, so keys typed during one wait for it (keys/key-router.ts). */
+export function loadingCounter(set: SetState) {
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    set((s) => ({ loading: s.loading + 1 }));
+    try {
+      return await work();
+    } finally {
+      set((s) => ({ loading: s.loading - 1 }));
     }
   };
 }

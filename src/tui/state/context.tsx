@@ -2,6 +2,7 @@ import { createContext, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { ConsoleStore } from './store.ts';
 import type { ConsoleState } from './console-state.ts';
+import type { KeyRouter } from '../keys/key-router.ts';
 
 interface ConsoleContextValue {
   store: ConsoleStore;
@@ -10,12 +11,14 @@ interface ConsoleContextValue {
    * TTY enabling it throws, so handlers are gated on this (tests set it).
    */
   isInteractive: boolean;
+  /** Where keys enter: the views' command listeners register with it. */
+  router: KeyRouter;
 }
 
 const ConsoleContext = createContext<ConsoleContextValue | null>(null);
 
-export function ConsoleProvider({ store, isInteractive, children }: ConsoleContextValue & { children: ReactNode }) {
-  return <ConsoleContext.Provider value={{ store, isInteractive }}>{children}</ConsoleContext.Provider>;
+export function ConsoleProvider({ store, isInteractive, router, children }: ConsoleContextValue & { children: ReactNode }) {
+  return <ConsoleContext.Provider value={{ store, isInteractive, router }}>{children}</ConsoleContext.Provider>;
 }
 
 function useConsoleContext(): ConsoleContextValue {
@@ -40,4 +43,8 @@ export function useActions() {
 
 export function useIsInteractive(): boolean {
   return useConsoleContext().isInteractive;
+}
+
+export function useKeyRouter(): KeyRouter {
+  return useConsoleContext().router;
 }

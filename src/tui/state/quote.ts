@@ -62,7 +62,7 @@ export const defaultIdempotencyKey = () => `console-${globalThis.crypto.randomUU
  * the error line: they are the point of a rehearsal.
  */
 export function quoteActions(
-  { set, get }: SliceContext,
+  { set, get, loading }: SliceContext,
   client: Client,
   newIdempotencyKey: () => string,
   // The run limits answer 429 with Retry-After (spec 8), which the client waits out: the console shows that wait.
@@ -97,14 +97,15 @@ export function quoteActions(
   }
 
   return {
-    async quoteAgent() {
-      const agent = get().agent.detail;
-      if (!agent) return;
-      await openBuilder(agent);
-      await requestQuote();
-    },
+    quoteAgent: () =>
+      loading(async () => {
+        const agent = get().agent.detail;
+        if (!agent) return;
+        await openBuilder(agent);
+        await requestQuote();
+      }),
 
-    async quoteSelectedAgent() {
+    quoteSelectedAgent: () => loading(async () => {
       const { page, selected } = get().catalog;
       const summary = page?.agents[selected];
       if (!summary) return;
@@ -117,7 +118,7 @@ export function quoteActions(
       } catch (error) {
         set({ error: toDisplayError(error) });
       }
-    },
+    }),
 
     openQuoteForm() {
       patch({ mode: 'form' });

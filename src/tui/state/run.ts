@@ -93,7 +93,7 @@ export const emptyRun = (): RunState => ({
  * One run (spec 4.6–4.9): its status and events, polled until terminal, and
  * its billing, settlement receipt and export; plus the runs to choose from.
  */
-export function runActions({ set, get, call, subscribe }: SliceContext, client: Client): Omit<RunActions, 'saveEvidence'> {
+export function runActions({ set, get, call, subscribe, loading }: SliceContext, client: Client): Omit<RunActions, 'saveEvidence'> {
   const patch = (partial: Partial<RunState> | ((run: RunState) => Partial<RunState>)) =>
     set((s) => ({ run: { ...s.run, ...(typeof partial === 'function' ? partial(s.run) : partial) } }));
 
@@ -225,7 +225,7 @@ export function runActions({ set, get, call, subscribe }: SliceContext, client: 
           ...(same ? {} : { read: null, billing: null, receipt: null, exported: null, agentName: known?.agentName ?? null, maximumRpcCalls: known?.maximumRpcCalls ?? null }),
         },
       }));
-      await loadRun();
+      await loading(loadRun);
     },
 
     loadRun,
@@ -274,7 +274,7 @@ export function runActions({ set, get, call, subscribe }: SliceContext, client: 
 
     closeRun() {
       patch({ runId: null, read: null, view: 'status', scroll: 0 });
-      void get().actions.run.loadRuns();
+      void loading(() => get().actions.run.loadRuns());
     },
 
     // The timeline follows its newest event: there `scroll` counts lines up from the end.

@@ -2,7 +2,7 @@ import type { ApiKey, SimAccountView, SimClock } from '../../client/index.ts';
 import type { SliceContext } from './call.ts';
 import type { ConsoleData } from './console-state.ts';
 import type { SessionActions } from './session.ts';
-import type { ConsoleKeyChoice, ConsoleService, DisplayError, Environment, Screen } from './types.ts';
+import type { ConsoleKeyChoice, HeldKey, ConsoleService, DisplayError, Environment, Screen } from './types.ts';
 
 /**
  * The shell: what every screen shares (the screen in view, help, the error
@@ -24,6 +24,10 @@ declare module './console-state.ts' {
     memoryWhere: string | null;
     screen: Screen;
     isHelpOpen: boolean;
+    /** Screen loads the user asked for, in flight (SliceContext.loading). */
+    loading: number;
+    /** Keys typed during a load, applied in order when it ends (keys/key-router.ts). */
+    heldKeys: HeldKey[];
     error: DisplayError | null;
     /** A short confirmation of the last action (stopped, acknowledged, subscribed...). */
     notice: string | null;
@@ -76,7 +80,7 @@ export interface ShellWiring {
 
 const DEFAULT_TIMERS: ConsoleTimers = { clockRefreshMs: 1000 };
 
-export function shellActions({ set, get }: SliceContext, wiring: ShellWiring): ShellActions {
+export function shellActions({ set, get, loading }: SliceContext, wiring: ShellWiring): ShellActions {
   const { session, loaders, loadHome, keys } = wiring;
   let clockTimer: ReturnType<typeof setInterval> | null = null;
 
@@ -113,10 +117,11 @@ export function shellActions({ set, get }: SliceContext, wiring: ShellWiring): S
       set({ screen, isHelpOpen: false });
       if (screen === 'catalog') {
         const { page, isLoading } = get().catalog;
-        if (!page && !isLoading) void get().actions.catalog.loadCatalog();
+        if (!page && !isLoading) void loading(() => get().actions.catalog.loadCatalog());
         return;
       }
-      void loaders[screen]?.();
+      const load = loaders[screen];
+      if (load) void loading(load);
     },
 
     toggleHelp() {

@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Client } from '../../client/index.ts';
 import { agentActions } from './agent.ts';
-import { guardedCall, type SliceContext } from './call.ts';
+import { guardedCall, loadingCounter, type SliceContext } from './call.ts';
 import { catalogActions, emptyCatalog } from './catalog.ts';
 import { confirmActions } from './confirm.ts';
 import { driftActions, idleDrift } from './drift.ts';
@@ -80,6 +80,8 @@ function initialData(options: ConsoleStoreOptions): ConsoleData {
     memoryWhere: options.memory?.where ?? null,
     screen: 'home',
     isHelpOpen: false,
+    loading: 0,
+    heldKeys: [],
     error: null,
     notice: null,
     clock: null,
@@ -109,7 +111,7 @@ export function createConsoleStore(options: ConsoleStoreOptions): ConsoleStore {
     let current = options.keys?.[0]?.client ?? options.client;
     const client = followingClient(() => current);
     const newIdempotencyKey = options.newIdempotencyKey ?? defaultIdempotencyKey;
-    const slice: SliceContext = { set, get, subscribe: api.subscribe, client, call: guardedCall(client, set, options.environment ?? null) };
+    const slice: SliceContext = { set, get, subscribe: api.subscribe, client, call: guardedCall(client, set, options.environment ?? null), loading: loadingCounter(set) };
     const catalog = catalogActions(slice);
     const waiting = waitingActions(slice);
     const run = { ...runActions(slice, client), ...evidenceActions(slice, options.saveEvidence) };

@@ -1,3 +1,4 @@
+import type { Key } from 'ink';
 import type { Client } from '../../client/index.ts';
 
 /** Where the service runs: test rehearses, production refuses what production refuses (spec 2.2, 4, 4.10). */
@@ -33,4 +34,10 @@ export interface DisplayError {
   status: number | null;
   /** The next thing to do, when the console knows (src/tui/refusals.ts). */
   meaning?: string | null;
+}
+
+/** A key press as Ink reports it, kept while a screen loads. */
+export interface HeldKey {
+  input: string;
+  key: Key;
 }
