@@ -3,11 +3,11 @@
  * temporary project (bench/packed.ts): the first start in a process, a later
  * start in the same process, and reset() of the temporary store, as medians,
  * each beside a bare Fastify start in the same process and run
- * (bench/library-child.ts). Goals: a later start ≤ 50 ms, reset() ≤ 2 ms.
+ * (bench/library-child.mjs). Goals: a later start ≤ 50 ms, reset() ≤ 2 ms.
  */
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { builtProgram, log, median, row, runNode, type Row } from './helpers.ts';
+import { BENCH_DIR, log, median, row, runNode, type Row } from './helpers.ts';
 import type { Packed } from './packed.ts';
 
 const GROUP = 'headline';
@@ -25,8 +25,8 @@ export interface LibraryFigures {
 
 export async function measureLibrary(packed: Packed): Promise<LibraryFigures> {
   // The child imports 'understudy' from the project's node_modules, as a user's test suite would.
-  const child = join(packed.project, 'library-child.js');
-  await copyFile(builtProgram('library-child'), child);
+  const child = join(packed.project, 'library-child.mjs');
+  await copyFile(join(BENCH_DIR, 'library-child.mjs'), child);
   const figures = await runNode<LibraryFigures>(child, [String(RUNS)]);
   log(`library: import ${Math.round(figures.importMs)} ms, first start ${Math.round(figures.firstMs)} ms (bare ${figures.bareFirst.toFixed(1)} ms); later starts ${figures.later.map(Math.round).join(', ')} ms; resets ${figures.reset.map((ms) => ms.toFixed(1)).join(', ')} ms`);
   return figures;

@@ -86,7 +86,7 @@ for (let i = 1; i <= TESTS; i += 1) {
     const { quote } = await call('/v1/custody/quotes', 201, { method: 'POST', body: { listingId: LISTING_ID, input: INPUT } });
     const accepted = await call(`/v1/custody/quotes/${quote.id}/accept`, 202, {
       method: 'POST',
-      body: { acceptedContractHash: quote.contractHash, idempotencyKey: `suite-${i}` },
+      body: { acceptedContractHash: quote.contractHash, idempotencyKey: `user-suite-purchase-${i}` },
     });
     let run = accepted.run;
     let billing = null;
