@@ -222,18 +222,21 @@ export class FileStore<C extends CollectionMap> {
     return problem;
   }
 
-  /** Replaces the whole state (snapshot import, reset); durable on return. A malformed snapshot changes nothing. */
+  /** Replaces the whole state (snapshot import, reset); durable on return unless StoreFs.neverReopened. A malformed snapshot changes nothing. */
   async replaceAll(snapshot: Snapshot): Promise<void> {
     const problem = snapshotShapeProblem(snapshot);
     if (problem) throw new SnapshotShapeError(problem);
     while (this.checkpointing) await this.checkpointing.catch(() => undefined);
-    // The replaced state must be wholly on disk (nothing of it left to be refused),
-    // and what is written against the new one waits (held) until the new one is.
-    while (!this.journal.drained()) await this.journal.flushAll();
-    this.journal.hold();
+    // The replaced state must be wholly on disk, and what is written against the new one waits (held) until the new one
+    // is; files nothing reads back (StoreFs.neverReopened) are left as they are, for the next checkpoint to write.
+    if (!this.fs.neverReopened) {
+      while (!this.journal.drained()) await this.journal.flushAll();
+      this.journal.hold();
+    }
     const before = this.memory;
     this.memory = this.newMemory();
     this.memory.fill(snapshot.collections, snapshot.meta, before.seq + 1);
+    if (this.fs.neverReopened) return;
     const run = this.checkpointer.run(true, true);
     this.checkpointing = run;
     try {
