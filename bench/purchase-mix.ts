@@ -92,7 +92,8 @@ export async function measurePurchaseMix(): Promise<Row[]> {
       }),
     ];
   } finally {
-    for (const s of servers) await s.stop('SIGKILL');
+    // SIGTERM: a clean stop, so BENCH_CPU_PROF's profiles are written.
+    for (const s of servers) await s.stop();
     await removeDir(dir);
   }
 }
