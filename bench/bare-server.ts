@@ -1,15 +1,22 @@
 /**
  * The ceiling: bare Fastify on this machine, started the way understudy is
- * (`node --import tsx`), one JSON route and nothing else. Prints its ready line
- * first, like `understudy serve`.
- *   node --import tsx bench/bare-server.ts [--port N]
+ * (built by bin/build.js's bundle), one JSON route and nothing else. Prints its
+ * ready line first, like `understudy serve`.
+ *   node dist/bench/bare-server.js [--port N] [--replay ANSWERS.json]
+ * With --replay, it answers a purchase's routes instead (bench/replay-app.ts).
  */
+import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
+import { replayApp } from './replay-app.ts';
 
-const portFlag = process.argv.indexOf('--port');
-const port = portFlag === -1 ? 0 : Number(process.argv[portFlag + 1]);
+const flag = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+};
+const port = Number(flag('--port') ?? 0);
+const replay = flag('--replay');
 
-const app = Fastify({ logger: false });
+const app = replay ? replayApp(JSON.parse(readFileSync(replay, 'utf8'))) : Fastify({ logger: false });
 app.get('/ping', async () => ({ ok: true }));
 
 /** GET /payload/N: a ready-made JSON document of N bytes, for comparing routes with large answers at equal size. */

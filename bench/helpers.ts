@@ -19,7 +19,7 @@ export const CLI_SOURCE = join(ROOT, 'src/cli/main.ts');
 export const BARE_SERVER_SOURCE = join(BENCH_DIR, 'bare-server.ts');
 /** The benchmark's own child programs, built the way the CLI is (bin/build.js `bundle`), so that all start the same way. */
 const BENCH_BUILD_DIR = join(ROOT, 'dist', 'bench');
-const BUILT_PROGRAMS = ['bare-server', 'fast-forward', 'soak', 'library-child', 'drill-server'] as const;
+const BUILT_PROGRAMS = ['bare-server', 'fast-forward', 'soak', 'drill-server'] as const;
 export const builtProgram = (name: (typeof BUILT_PROGRAMS)[number]) => join(BENCH_BUILD_DIR, `${name}.js`);
 export const BARE_SERVER = builtProgram('bare-server');
 

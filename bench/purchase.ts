@@ -17,10 +17,20 @@ export interface Buyer {
   next: number;
 }
 
+/** How a purchase moves simulated time, and who hears its answers. */
+export interface PurchaseOptions {
+  /** Seconds the clock is advanced once the run is accepted (600 by default: any run ends and settles). */
+  advanceSeconds?: number;
+  /** Scripts the run to end after one second (POST /sim/runs/{id}/script), so a short advance ends it. */
+  shortRun?: boolean;
+  /** Every answer, with the route that gave it (how bench/replay-app.ts learns the bodies it replays). */
+  heard?: (method: string, route: string, status: number, body: unknown) => void;
+}
+
 /** Funded EVM accounts with a key each, made through the control API before anything is timed. */
-export async function makeBuyer(url: string): Promise<Buyer> {
+export async function makeBuyer(url: string, accounts = BUYING_ACCOUNTS): Promise<Buyer> {
   const keys: string[] = [];
-  for (let i = 0; i < BUYING_ACCOUNTS; i += 1) {
+  for (let i = 0; i < accounts; i += 1) {
     const account = await request(`${url}/sim/accounts`, { method: 'POST', body: { type: 'evm', label: `buyer ${i}` } });
     expectStatus(account, 201, 'account');
     const id = account.body.account.id;
@@ -35,26 +45,31 @@ export async function makeBuyer(url: string): Promise<Buyer> {
 let purchases = 0;
 
 /** One purchase, end to end, from the next account in turn. */
-export async function purchase(buyer: Buyer): Promise<void> {
+export async function purchase(buyer: Buyer, options: PurchaseOptions = {}): Promise<void> {
   const { url } = buyer;
   const key = buyer.keys[buyer.next];
   buyer.next = (buyer.next + 1) % buyer.keys.length;
-  expectStatus(await request(`${url}/v1/public/agents?category=token_research&limit=5`), 200, 'catalog');
-  const quote = await request(`${url}/v1/custody/quotes`, { method: 'POST', key, body: { listingId: LISTING_ID, input: INPUT } });
-  expectStatus(quote, 201, 'quote');
-  const accepted = await request(`${url}/v1/custody/quotes/${quote.body.quote.id}/accept`, {
+  // One request: its answer checked, and heard under its route's pattern.
+  const call = async (route: string, path: string, status: number, init: { method?: string; body?: unknown; key?: string } = {}) => {
+    const answer = await request(`${url}${path}`, init);
+    expectStatus(answer, status, route);
+    options.heard?.(init.method ?? 'GET', route, answer.status, answer.body);
+    return answer.body;
+  };
+  await call('/v1/public/agents', '/v1/public/agents?category=token_research&limit=5', 200);
+  const { quote } = await call('/v1/custody/quotes', '/v1/custody/quotes', 201, { method: 'POST', key, body: { listingId: LISTING_ID, input: INPUT } });
+  const accepted = await call('/v1/custody/quotes/:id/accept', `/v1/custody/quotes/${quote.id}/accept`, 202, {
     method: 'POST',
     key,
-    body: { acceptedContractHash: quote.body.quote.contractHash, idempotencyKey: `bench-purchase-${(purchases += 1)}` },
+    body: { acceptedContractHash: quote.contractHash, idempotencyKey: `bench-purchase-${(purchases += 1)}` },
   });
-  expectStatus(accepted, 202, 'accept');
-  const runId = accepted.body.run.id;
-  expectStatus(await request(`${url}/v1/runs/${runId}`, { key }), 200, 'poll');
-  // Ten simulated minutes: the run ends and settles; the next account's last run is over an hour behind.
-  expectStatus(await request(`${url}/sim/clock/advance`, { method: 'POST', body: { seconds: 600 } }), 200, 'advance');
-  const ended = await request(`${url}/v1/runs/${runId}`, { key });
-  expectStatus(ended, 200, 'run');
-  expectStatus(await request(`${url}/v1/custody/runs/${runId}/billing`, { key }), 200, 'billing');
-  expectStatus(await request(`${url}/v1/runs/${runId}/receipt`, { key }), 200, 'receipt');
-  if (ended.body.run.status === 'succeeded' || ended.body.run.status === 'partial') expectStatus(await request(`${url}/v1/runs/${runId}/export`, { key }), 200, 'export');
+  const runId = accepted.run.id;
+  if (options.shortRun) await call('/sim/runs/:id/script', `/sim/runs/${runId}/script`, 200, { method: 'POST', body: { outcome: 'succeeded', durationSeconds: 1 } });
+  await call('/v1/runs/:id', `/v1/runs/${runId}`, 200, { key });
+  // Ten simulated minutes by default: the run ends and settles; the next account's last run is over an hour behind.
+  await call('/sim/clock/advance', '/sim/clock/advance', 200, { method: 'POST', body: { seconds: options.advanceSeconds ?? 600 } });
+  const ended = await call('/v1/runs/:id', `/v1/runs/${runId}`, 200, { key });
+  await call('/v1/custody/runs/:id/billing', `/v1/custody/runs/${runId}/billing`, 200, { key });
+  await call('/v1/runs/:id/receipt', `/v1/runs/${runId}/receipt`, 200, { key });
+  if (ended.run.status === 'succeeded' || ended.run.status === 'partial') await call('/v1/runs/:id/export', `/v1/runs/${runId}/export`, 200, { key });
 }

@@ -1,15 +1,17 @@
 /**
- * `npm run bench`: every measurement in one run, side by side with its
- * baseline, then a table (stdout) and bench/results.json. Progress goes to
- * stderr. docs/benchmarks.md describes each figure. `npm run bench -- soak
- * memory` runs only the named measurements (after the build): see SELECTABLE.
+ * `npm run bench`: the headline figures (what users wait on), each side by side
+ * with its baseline in the same run, then figures kept for information; a table
+ * (stdout) and bench/results.json. Progress goes to stderr. docs/benchmarks.md
+ * describes each figure. `npm run bench -- soak memory` runs only the named
+ * measurements (after the build): see SELECTABLE; the names in EXTRA (growth among
+ * them) run only when named.
  */
 import { writeFile } from 'node:fs/promises';
 import { cpus, release, totalmem, type as osType } from 'node:os';
 import { join } from 'node:path';
 import { acceptRows, BUYERS, measureAccept } from './accept.ts';
-import { fastForwardRows, LOGS, measureFastForward, SMALL_LOGS } from './fast-forward.ts';
-import { BENCH_DIR, buildServers, log, removeDir, tempDir, type Row } from './helpers.ts';
+import { fastForwardRows, LOGS, measureFastForward } from './fast-forward.ts';
+import { BENCH_DIR, buildServers, log, removeDir, row, tempDir, type Row } from './helpers.ts';
 import { measureMemory, memoryRows } from './memory.ts';
 import { populateStore, type PopulatedStore } from './populate.ts';
 import { libraryRows, measureLibrary } from './library.ts';
@@ -18,6 +20,10 @@ import { measureSoak, soakRows } from './soak.ts';
 import { measureThroughput } from './throughput.ts';
 import { measureDrillCost } from './drill-cost.ts';
 import { measureImport, measureStop } from './import-stop.ts';
+import { measurePurchaseMix } from './purchase-mix.ts';
+import { measureScenarios } from './scenarios.ts';
+import { measureUserSuite, SUITE_TESTS, userSuiteRows } from './user-suite.ts';
+import { installPacked, type Packed } from './packed.ts';
 
 const SMALL_RUNS = 100;
 const LARGE_RUNS = 20_000;
@@ -31,12 +37,15 @@ const machine = {
 };
 
 /** Names accepted on the command line, each selecting one measurement. */
-const SELECTABLE = ['throughput', 'drill', 'startup', 'library', 'fast-forward', 'memory', 'accept', 'soak', 'import', 'stop'] as const;
+const SELECTABLE = ['suite', 'mix', 'fast-forward', 'scenarios', 'library', 'throughput', 'startup', 'drill', 'memory', 'accept', 'soak', 'import', 'stop', 'growth'] as const;
+type Name = (typeof SELECTABLE)[number];
+/** Not in the default run (under 6 minutes on 2 cores): each only when named. */
+const EXTRA: Name[] = ['drill', 'memory', 'accept', 'soak', 'import', 'stop', 'growth'];
 const selected = process.argv.slice(2);
 for (const name of selected) {
   if (!(SELECTABLE as readonly string[]).includes(name)) throw new Error(`bench: no measurement is named '${name}' (${SELECTABLE.join(', ')})`);
 }
-const wanted = (name: (typeof SELECTABLE)[number]) => selected.length === 0 || selected.includes(name);
+const wanted = (name: Name) => (selected.length === 0 ? !EXTRA.includes(name) : selected.includes(name));
 
 const rows: Row[] = [];
 const failures: string[] = [];
@@ -80,17 +89,36 @@ function table(all: Row[]): string {
   return [render(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...lines.map(render)].join('\n');
 }
 
+/** The month of monitors with ten times the logs and the user's suite with ten times the tests, beside the default sizes. */
+async function growthRows(fromPackage: Packed): Promise<Row[]> {
+  const month = [await measureFastForward(LOGS), await measureFastForward(10 * LOGS, 600_000)];
+  const suites = [await measureUserSuite(fromPackage, SUITE_TESTS, 1), await measureUserSuite(fromPackage, 10 * SUITE_TESTS, 1)];
+  const grows = (a: number, b: number) => `${(b / a).toFixed(1)}× the cost for 10× the size (linear: 10×)`;
+  return [
+    row({ group: 'growth', name: `month of monitors, ${month[1].logs} logs`, value: month[1].wallMs, unit: 'ms', baseline: { name: `${month[0].logs} logs`, value: month[0].wallMs }, note: grows(month[0].wallMs, month[1].wallMs) }),
+    row({ group: 'growth', name: `user's suite, ${suites[1].tests} tests, whole file`, value: suites[1].understudy.fileMs, unit: 'ms', baseline: { name: `${suites[0].tests} tests`, value: suites[0].understudy.fileMs }, note: `${grows(suites[0].understudy.fileMs, suites[1].understudy.fileMs)}; per test ${suites[0].understudy.perTestMs.toFixed(2)} → ${suites[1].understudy.perTestMs.toFixed(2)} ms` }),
+  ];
+}
+
 async function main(): Promise<number> {
   const started = performance.now();
   log(`machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGB} GB, ${machine.os}, node ${machine.node}`);
 
   // Built before anything is timed: every server below starts from its build, as `npm run serve` does.
   await phase('build', async () => (await buildServers(), []));
+  // The packed tarball installed in a temporary project: what the library rows and the user's suite run.
+  let packed: Packed | null = null;
+  if (wanted('suite') || wanted('library') || wanted('growth')) await phase('npm pack and install', async () => ((packed = await installPacked()), []));
+  const fromPackage = packed as Packed | null;
+  if (fromPackage && wanted('suite')) await phase('user test suite', async () => userSuiteRows(await measureUserSuite(fromPackage, SUITE_TESTS)));
+  if (wanted('mix')) await phase('purchase mix', measurePurchaseMix);
+  if (wanted('fast-forward')) await phase('month of monitors', async () => fastForwardRows(await measureFastForward(LOGS)));
+  if (wanted('scenarios')) await phase('shipped scenarios', measureScenarios);
+  if (fromPackage && wanted('library')) await phase('library', async () => libraryRows(await measureLibrary(fromPackage)));
+  if (fromPackage && wanted('growth')) await phase('growth', async () => growthRows(fromPackage));
   if (wanted('throughput')) await phase('keyed GETs', measureThroughput);
-  if (wanted('drill')) await phase('drill', measureDrillCost);
   if (wanted('startup')) await phase('start to ready', async () => startupRows(await measureStartup()));
-  if (wanted('library')) await phase('library', async () => libraryRows(await measureLibrary()));
-  if (wanted('fast-forward')) await phase('clock fast-forward', async () => fastForwardRows(await measureFastForward(SMALL_LOGS), await measureFastForward(LOGS)));
+  if (wanted('drill')) await phase('drill', measureDrillCost);
   if (wanted('soak')) await phase('soak', async () => soakRows(await measureSoak()));
   if (wanted('stop')) await phase('stop under load', measureStop);
 
@@ -117,9 +145,11 @@ async function main(): Promise<number> {
     if (wanted('import')) await phase('snapshot import', () => measureImport(l));
   }
   for (const dir of dirs) await removeDir(dir);
+  if (fromPackage) await removeDir(fromPackage.dir);
 
   const totalSeconds = (performance.now() - started) / 1000;
-  const output = table(rows);
+  // Headline rows first, then the rest for information.
+  const output = table([...rows.filter((r) => r.group === 'headline'), ...rows.filter((r) => r.group !== 'headline')]);
   process.stdout.write(`\nunderstudy benchmarks — ${machine.cpus} cores (${machine.cpuModel}), ${machine.memoryGB} GB, node ${machine.node}; ${totalSeconds.toFixed(0)} s\n\n${output}\n`);
   const misses = rows.filter((r) => r.target && !r.target.pass).length;
   const targets = rows.filter((r) => r.target).length;

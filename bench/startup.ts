@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { BARE_SERVER, BARE_SERVER_SOURCE, CLI, CLI_SOURCE, log, median, removeDir, row, serveBare, spawnNode, tempDir, type Row } from './helpers.ts';
 
-export const RUNS = 5;
+export const RUNS = 3;
 const GROUP = 'start to ready';
 
 interface Pair {

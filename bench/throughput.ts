@@ -18,10 +18,11 @@ import { load, log, removeDir, request, row, serveBare, serveSimulator, tempDir,
 import { demoKey, endedRun } from './keyed-reads.ts';
 
 export const CONNECTIONS = 10;
-const ROUNDS = 2;
-const SECONDS = 2;
-const SINGLE_SECONDS = 1.5;
-const WARMUP_SECONDS = 1;
+// Short: these rows are for information (the headline rows are what users wait on).
+const ROUNDS = 1;
+const SECONDS = 1.5;
+const SINGLE_SECONDS = 1;
+const WARMUP_SECONDS = 0.5;
 
 const GROUP = 'keyed GETs';
 
@@ -94,8 +95,7 @@ export async function measureThroughput(): Promise<Row[]> {
           value: result.rps,
           unit: 'req/s',
           baseline: base,
-          target: { text: '≥ 0.5× ceiling', pass: result.rps >= 0.5 * ceiling.rps },
-          note: notes(result, ceiling),
+                    note: notes(result, ceiling),
         }),
       );
     });
@@ -117,7 +117,6 @@ export async function measureThroughput(): Promise<Row[]> {
         value: single.p50,
         unit: 'ms',
         baseline: { name: 'bare p50, 1 conn', value: ceilingSingle.p50 },
-        target: { text: '≤ 1.5× ceiling', pass: single.p50 <= 1.5 * ceilingSingle.p50 },
         note: `${Math.round(single.rps)} req/s, p99 ${single.p99.toFixed(3)} ms; server CPU ${cpu(single)}`,
       }),
     );

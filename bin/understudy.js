@@ -2,8 +2,10 @@
 // The installed entry point. From an npm package (which ships dist/package,
 // not the sources): the CLI as `npm pack` built it. From a clone: the CLI as
 // built by bin/build.js (rebuilt first when a source file changed since the
-// last build); when it cannot be built (a read-only checkout, say), the
-// sources run through tsx's loader instead: slower to start, the same program.
+// last build; bin/build.js says what that saves); when it cannot be built (a
+// read-only checkout, say), the sources run through tsx's loader instead: slower
+// to start, the same program. Both esbuild and tsx are devDependencies: only a
+// clone reaches this branch, and `npm ci` installs them there.
 import { existsSync } from 'node:fs';
 
 const sources = new URL('../src/cli/main.ts', import.meta.url);

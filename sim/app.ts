@@ -13,7 +13,6 @@ import { createServices, type Services } from './domain/services.ts';
 import { readChainScriptText } from './runtime/chain-script-file.ts';
 import { createDrill, drillRoutes, installDrill, type Drill } from './drill/index.ts';
 import { installAnswerFacts } from './http/plugins/answer-facts.ts';
-import { warmNextTick } from './runtime/tick-warmup.ts';
 import { installStopping } from './http/plugins/stopping.ts';
 import { realDeadline } from './runtime/deadline.ts';
 
@@ -106,11 +105,6 @@ export async function buildSimulator(
   if (drilling) drillRoutes(app, drill, (runId) => services.runs.money(runId));
   browsers.addPreflightRoutes();
   options.beforeReady?.(app, sim);
-  // Once listening, not before: it costs a start about 15 ms, and its batches yield to the first requests.
-  app.addHook('onListen', (done) => {
-    void warmNextTick();
-    done();
-  });
   await app.ready();
   let closed = false;
   return {

@@ -40,20 +40,3 @@ export function transact<R>(deps: Deps, fn: (tx: StoreTx) => R): R {
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString();
-
-/**
- * `iso` remembering its last instant. Formatting is dear (V8 prints it through
- * printf: counted, two per keyed request were a tenth of its instructions), and on a
- * frozen clock, or within one millisecond, request after request formats the same one.
- */
-export function lastIsoFormatter(): (ms: number) => string {
-  let lastMs = Number.NaN;
-  let lastIso = '';
-  return (ms) => {
-    if (ms !== lastMs) {
-      lastIso = iso(ms);
-      lastMs = ms;
-    }
-    return lastIso;
-  };
-}

@@ -4,7 +4,7 @@ import type { Checkpointer } from './checkpoint.ts';
 import { CheckpointSchedule } from './checkpoint-schedule.ts';
 import type { Journal } from './journal.ts';
 import { journalLine, type JournalOp } from './journal-format.ts';
-import { groupValue } from './row-table.ts';
+import { CommittedRows } from './committed-rows.ts';
 import { snapshotChunks, snapshotOf } from './snapshot-export.ts';
 import { SnapshotShapeError, snapshotShapeProblem } from './snapshot-shape.ts';
 import { StoreFileError } from './store-file-error.ts';
@@ -38,8 +38,8 @@ export type { CollectionMap, Row, Snapshot, StoreFigures, StoreFs, StoreHooks, S
  * checkpoint that cannot be written leaves the files it started from, which stay
  * valid. Nothing stays failed: the next write tries the disk again.
  */
-export class FileStore<C extends CollectionMap> {
-  private memory: StoreMemory;
+export class FileStore<C extends CollectionMap> extends CommittedRows<C> {
+  protected memory: StoreMemory;
   private journal!: Journal;
   private checkpointer!: Checkpointer;
   private readonly undo = new UndoLog();
@@ -53,7 +53,8 @@ export class FileStore<C extends CollectionMap> {
   private lock!: StoreLock;
   private readonly fs: StoreFs;
 
-  private constructor(readonly path: string, private readonly layout: StoreLayout, options: StoreOptions) {
+  private constructor(readonly path: string, layout: StoreLayout, options: StoreOptions) {
+    super(layout);
     [this.paths, this.schedule, this.fs] = [new StorePaths(path), new CheckpointSchedule(layout), options.fs ?? nodeStoreFs];
     this.memory = this.newMemory();
   }
@@ -92,28 +93,6 @@ export class FileStore<C extends CollectionMap> {
     this.volatile.set(key, provider);
   }
 
-  get<K extends keyof C & string>(collection: K, id: string): C[K] | undefined {
-    return this.memory.get(collection, id) as C[K] | undefined;
-  }
-
-  all<K extends keyof C & string>(collection: K): C[K][] {
-    const table = this.memory.tables.get(collection);
-    if (!table) return [];
-    return table.slots().map((slot) => this.memory.resolve(slot)!) as C[K][];
-  }
-
-  group<K extends keyof C & string>(collection: K, key: string): C[K][] {
-    return [...this.groupIdsOf(collection, key)].map((id) => this.get(collection, id)!);
-  }
-
-  count(collection: keyof C & string): number {
-    return this.memory.tables.get(collection)?.size ?? 0;
-  }
-
-  getMeta<T>(key: string): T | undefined {
-    return this.memory.meta.get(key) as T | undefined;
-  }
-
   /** Where the state is: rows in memory and in the archive, the journal's length, the archive's size. */
   figures(): StoreFigures {
     const archive = this.checkpointer.archive;
@@ -147,22 +126,6 @@ export class FileStore<C extends CollectionMap> {
     } finally {
       this.inTransaction = false;
     }
-  }
-
-  /** Ids of a collection, oldest first, without copying them (reading archived rows one by one is cheaper than all()). */
-  idsOf(collection: string): Iterable<string> {
-    return this.memory.tables.get(collection)?.keys() ?? [];
-  }
-
-  /** For transactions (CommittedState): the group a row belongs to, or null for a collection without groups. */
-  groupOf(collection: string, row: Row): string | null {
-    const field = this.layout.grouped[collection];
-    return field === undefined ? null : groupValue(row, field);
-  }
-
-  /** Ids in one group of a grouped collection, oldest first, without copying them. */
-  groupIdsOf(collection: string, key: string): Iterable<string> {
-    return this.memory.tables.get(collection)?.groupIds(key) ?? [];
   }
 
   /** Writes that need not be waited for (request log, usage counters): journaled lazily. */
@@ -227,27 +190,28 @@ export class FileStore<C extends CollectionMap> {
   }
 
   /**
-   * Replaces the whole state (snapshot import, reset); durable on return. A malformed
-   * snapshot changes nothing. The new state is written to disk first while the old one
-   * goes on answering reads (already on disk, they pass the durability gate at once),
-   * then put into service as it commits; writes meanwhile are refused (StoreBusyError),
-   * since they would be lost with the state they were made against. `promoted` runs in
-   * the same synchronous step as the new state goes into service (what the caller keeps
-   * beside the store follows it before any request can read it).
+   * Replaces the whole state (snapshot import, reset); durable on return unless
+   * StoreFs.neverReopened. A malformed snapshot changes nothing. The new state is written
+   * first while the old one answers reads (on disk already, they pass the durability gate),
+   * then goes into service as it commits; writes meanwhile are refused (StoreBusyError), as
+   * they would be lost with the state they were made against. `promoted` runs in the step
+   * the new state goes into service, so what the caller keeps beside the store follows it.
    */
   async replaceAll(snapshot: Snapshot, promoted?: () => void): Promise<void> {
     const problem = snapshotShapeProblem(snapshot);
     if (problem) throw new SnapshotShapeError(problem);
     while (this.checkpointing) await this.checkpointing.catch(() => undefined);
+    const next = this.newMemory();
+    next.fill(snapshot.collections, snapshot.meta, this.memory.seq + 1);
+    const promote = () => {
+      this.memory = next;
+      promoted?.();
+    };
+    // Files nothing reads back (a library's temporary store) are left for the next checkpoint to write.
+    if (this.fs.neverReopened) return promote();
     this.replacing = true;
     try {
       while (!this.journal.drained()) await this.journal.flushAll();
-      const next = this.newMemory();
-      next.fill(snapshot.collections, snapshot.meta, this.memory.seq + 1);
-      const promote = () => {
-        this.memory = next;
-        promoted?.();
-      };
       const run = this.checkpointer.run(true, { memory: next, meta: this.metaOf(next), promote });
       this.checkpointing = run;
       await run;

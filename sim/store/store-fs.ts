@@ -8,6 +8,13 @@ import { open, type FileHandle } from 'node:fs/promises';
  */
 export interface StoreFs {
   open(path: string, flags: 'a' | 'w' | 'w+' | 'r+'): Promise<FileHandle>;
+  /**
+   * Nothing ever reopens these files (the library's temporary store, removed at its
+   * stop): replacing the whole state (reset, import) then swaps memory and leaves the
+   * files to the next checkpoint, instead of rewriting them first. Measured 2026-11-28
+   * (load 11–14): that forced checkpoint was 17 ms of reset()'s 20 ms.
+   */
+  neverReopened?: boolean;
 }
 
 export const nodeStoreFs: StoreFs = { open: (path, flags) => open(path, flags) };

@@ -21,9 +21,8 @@ export class StoreMemory {
   /** Archived collections' rows deleted since the last checkpoint: their tombstones are due. */
   tombstones: Array<[string, string]> = [];
   /**
-   * Archived rows read lately, by pointer (least recently read first): a row read
-   * again is the very same object, so answers cached per row (sim/http/answer-cache.ts)
-   * stay valid, and reading a run's events again costs no disk read.
+   * Archived rows read lately, by pointer (least recently read first): reading a
+   * run's events again costs no disk read.
    */
   readonly recentlyRead = new Map<RowPointer, Row>();
 

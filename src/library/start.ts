@@ -111,7 +111,7 @@ export async function startUnderstudy(options: UnderstudyOptions = {}): Promise<
       async reset() {
         // After stop() the store is closed: refused before anything is touched, so nothing is left open.
         if (stopped) throw new Error('understudy: reset() after stop(): this simulator has stopped; start a new one with startUnderstudy().');
-        await sim.importSnapshot(JSON.parse(start));
+        await sim.importSnapshot(JSON.parse(start), { ownExport: true });
         built.drill.startOver();
       },
       report: (keyId) => control.report(keyId),

@@ -8,10 +8,13 @@ const flushed = async () => undefined;
  * written as usual (every answer still follows its write), but not flushed
  * to the device (no fsync), since a store nobody reopens gains nothing from
  * surviving a power cut, and a flush can take tens of milliseconds on a busy
- * CI disk: reset() and start would pay it on every test. A store given by
- * path (options.store) keeps the full durability of `serve`.
+ * CI disk: reset() and start would pay it on every test. For the same reason
+ * reset() swaps the store's memory and leaves the files to the next checkpoint
+ * (StoreFs.neverReopened). A store given by path (options.store) keeps the full
+ * durability of `serve`.
  */
 export const throwawayStoreFs: StoreFs = {
+  neverReopened: true,
   async open(path, flags) {
     const handle = await open(path, flags);
     return new Proxy(handle, {

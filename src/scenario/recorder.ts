@@ -65,7 +65,7 @@ export function attachRecorder(app: FastifyInstance, nowIso: () => string, file:
   };
 
   app.addHook('onSend', async (request, _reply, payload) => {
-    // Serialized answers arrive as text, cached ones (sim/http/answer-cache.ts) as bytes.
+    // Serialized answers arrive as text; a route sending bytes, as bytes.
     if (typeof payload === 'string') payloads.set(request, payload);
     else if (Buffer.isBuffer(payload)) payloads.set(request, payload.toString('utf8'));
     return payload;

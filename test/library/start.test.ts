@@ -81,6 +81,22 @@ describe('startUnderstudy', () => {
     expect((await u.control.accounts()).map((a) => a.id).sort()).toEqual([u.accounts.evm.id, u.accounts.solana.id].sort());
   });
 
+  it('reset() leaves the temporary store’s files to its next checkpoint, which writes the reset state', async () => {
+    const u = await start();
+    const collections = async () => ((await (await fetch(`${u.controlUrl}/snapshot`)).json()) as { store: { collections: unknown } }).store.collections;
+    const atStart = await collections();
+    // Ledger entries are archived rows (sim/store/layout.ts): the demo's are in the archive file already.
+    await u.control.deposit(u.accounts.evm.id, { profile: 'sim', amountAtomic: '12345' });
+    await u.control.createAccount({ type: 'evm', label: 'made by a test' });
+    await u.reset();
+    expect(await collections()).toEqual(atStart);
+    expect((await fetch(`${u.controlUrl}/store/checkpoint`, { method: 'POST' })).status).toBe(200);
+    expect(await collections()).toEqual(atStart);
+    await u.control.deposit(u.accounts.evm.id, { profile: 'sim', amountAtomic: '1' });
+    await u.reset();
+    expect(await collections()).toEqual(atStart);
+  });
+
   it('grades per test: reset() empties the conduct report and restarts the chaos plan, as POST /sim/reset does', async () => {
     const u = await start({ chaos: { name: 'first-read-fails', plan: [{ group: 'read', nth: 1, fault: 'internal-error' }] } });
     expect(await statusOf(u.v1.getRun('00000000-0000-4000-8000-000000000000'))).toBe(404);

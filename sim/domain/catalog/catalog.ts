@@ -66,7 +66,7 @@ function sorted(deps: Deps, listings: Listing[], sort: 'newest' | 'name' | 'pric
   const byId = (a: Listing, b: Listing) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   if (sort === 'name') return [...listings].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : byId(a, b)));
   if (sort === 'newest') return [...listings].sort((a, b) => (a.createdAt > b.createdAt ? -1 : a.createdAt < b.createdAt ? 1 : byId(a, b)));
-  const keyed = listings.map((l) => ({ l, p: cachedReferencePrice(deps, l, profile) }));
+  const keyed = listings.map((l) => ({ l, p: referencePrice(l, versionOf(deps, l), profile ? [profile] : l.profiles) }));
   keyed.sort((a, b) => (a.p < b.p ? -1 : a.p > b.p ? 1 : byId(a.l, b.l)));
   return keyed.map((k) => k.l);
 }
@@ -115,41 +115,6 @@ function decodeCursor(deps: Deps, cursor: string, sort: string, query: CatalogQu
   return decoded.o as number;
 }
 
-/**
- * What the catalog derives from a listing (offers with their BigInt prices, the
- * summary, reference prices for the price sort), kept while the listing's row, its
- * version's row and the environment are the same objects. Store rows are frozen
- * and replaced on every change, so the same object means the same data.
- */
-interface Derived {
-  version: ListingVersion;
-  env: Environment;
-  summary?: AgentSummary;
-  prices?: Map<Profile | '*', bigint>;
-}
-
-const derived = new WeakMap<Listing, Derived>();
-
-function derivedOf(deps: Deps, listing: Listing): Derived {
-  const version = versionOf(deps, listing);
-  const cached = derived.get(listing);
-  if (cached && cached.version === version && cached.env === deps.env) return cached;
-  const fresh: Derived = { version, env: deps.env };
-  if (Object.isFrozen(listing) && Object.isFrozen(version)) derived.set(listing, fresh);
-  return fresh;
-}
-
-function cachedReferencePrice(deps: Deps, listing: Listing, profile: Profile | undefined): bigint {
-  const entry = derivedOf(deps, listing);
-  const prices = (entry.prices ??= new Map());
-  let price = prices.get(profile ?? '*');
-  if (price === undefined) {
-    price = referencePrice(listing, entry.version, profile ? [profile] : listing.profiles);
-    prices.set(profile ?? '*', price);
-  }
-  return price;
-}
-
 export function offersOf(deps: Deps, listing: Listing) {
   const version = versionOf(deps, listing);
   return listing.profiles.map((profile) => {
@@ -172,21 +137,16 @@ export function offersOf(deps: Deps, listing: Listing) {
   });
 }
 
-export type AgentSummary = ReturnType<typeof buildAgentSummary>;
+export type AgentSummary = ReturnType<typeof agentSummary>;
 
-/** A listing's summary (shared while the listing and its version are unchanged: callers must not modify it). */
-export function agentSummary(deps: Deps, listing: Listing): AgentSummary {
-  const entry = derivedOf(deps, listing);
-  return (entry.summary ??= Object.freeze(buildAgentSummary(deps, listing)));
-}
-
-function buildAgentSummary(deps: Deps, listing: Listing) {
+/** A listing's summary, as search pages and the detail show it. */
+export function agentSummary(deps: Deps, listing: Listing) {
   return {
     listingId: listing.id,
     name: listing.name,
     description: listing.description,
     chains: listing.chains,
-    offers: Object.freeze(offersOf(deps, listing).map((offer) => Object.freeze(offer))),
+    offers: offersOf(deps, listing),
     availability: listing.availability,
     category: listing.category,
     topics: listing.topics,

@@ -2,7 +2,6 @@
 export * from './assets.ts';
 export * from './catalog-types.ts';
 export * from './catalog.ts';
-export * from './catalog-generation.ts';
 export * from './listings-admin.ts';
 export * from './pricing.ts';
 export * from './service.ts';

@@ -1,6 +1,5 @@
 import type { Rail } from './assets.ts';
 import { agentDetail, assertOwnAsset, assertRail, findPublicListing, railCatalog, searchAgents, type CatalogQuery } from './catalog.ts';
-import { catalogGeneration, type CatalogGeneration } from './catalog-generation.ts';
 import type { Deps } from '../context.ts';
 import { publishListingVersion, setListingActive } from './listings-admin.ts';
 import type { ListingVersion } from './catalog-types.ts';
@@ -8,12 +7,8 @@ import type { ApiKeyRecord } from '../keys/records.ts';
 
 /** The catalog (spec 4.1-4.2): public search, one agent, a key's rail catalog, and the control switch of a listing. */
 export function createCatalog(deps: Deps) {
-  // The service owns the generation its answers are cached under (see catalogGeneration).
-  let generation: CatalogGeneration | null = null;
   return {
     search: (query: CatalogQuery) => searchAgents(deps, query),
-    /** An object that changes whenever a listing, a version or the seed does: what a cached page is keyed by. */
-    generation: (): object => (generation = catalogGeneration(deps, generation)),
     agent: (listingId: string) => agentDetail(deps, findPublicListing(deps, listingId)),
     forKey(key: ApiKeyRecord, rail: Rail, assetId: string | undefined) {
       assertRail(key, rail);

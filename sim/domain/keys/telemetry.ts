@@ -1,4 +1,4 @@
-import { lastIsoFormatter } from '../context.ts';
+import { iso } from '../context.ts';
 
 /**
  * Per-request facts that are not ledger state: the request log (spec 5: route,
@@ -33,8 +33,6 @@ const DAY_MINUTES = 24 * 60;
 export class Telemetry {
   private requests: RequestLogEntry[] = [];
   private usage = new Map<string, KeyUsage>();
-  /** Every keyed request sets its key's lastUsedAt, twice (arrival, then its instant). */
-  private readonly isoAt = lastIsoFormatter();
 
   constructor(state?: TelemetryState) {
     if (state) this.restore(state);
@@ -56,7 +54,7 @@ export class Telemetry {
     if (last && last[0] === minute) last[1] += 1;
     else usage.minutes.push([minute, 1]);
     while (usage.minutes.length > 0 && usage.minutes[0][0] <= minute - DAY_MINUTES) usage.minutes.shift();
-    usage.lastUsedAt = this.isoAt(atMs);
+    usage.lastUsedAt = iso(atMs);
     this.usage.set(keyId, usage);
   }
 
@@ -66,7 +64,7 @@ export class Telemetry {
    */
   lastUsedAt(keyId: string, atMs: number): void {
     const usage = this.usage.get(keyId);
-    if (usage) usage.lastUsedAt = this.isoAt(atMs);
+    if (usage) usage.lastUsedAt = iso(atMs);
   }
 
   usageOf(keyId: string, nowMs: number): { lastUsedAt: string | null; requestsLast24h: number } {

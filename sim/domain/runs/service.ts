@@ -15,10 +15,7 @@ const RUN_PAGE = 200;
 export function createRuns(deps: Deps) {
   const controlView = (run: RunRecord) => ({ ...runView(run), profile: run.profile, accountId: run.accountId, plan: run.plan });
   return {
-    /**
-     * A run the key may see, and how to answer it: the row is what an answer is
-     * cached by (sim/http/answer-cache.ts), the answer is built only when needed.
-     */
+    /** A run the key may see (the drill notes its status), and its answer. */
     read(key: ApiKeyRecord, runId: string) {
       const run = visibleRun(deps, key, runId);
       return { run, answer: () => ({ run: runView(run), events: eventsOf(deps, run) }) };

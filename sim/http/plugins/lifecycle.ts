@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { errors } from '../../domain/errors.ts';
-import { lastIsoFormatter } from '../../domain/context.ts';
+import { iso } from '../../domain/context.ts';
 import { prependRouteHook, scopeOf, unmatchedScope } from './route-scope.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { Telemetry } from '../../domain/keys/index.ts';
@@ -43,10 +43,8 @@ export interface LifecycleDependencies {
 }
 
 export function installLifecycle(app: FastifyInstance, { clock, store, telemetry, controlToken: token, catchUpUnlessBusy }: LifecycleDependencies): void {
-  const isoAt = lastIsoFormatter();
-
   const logRequest = (request: FastifyRequest, reply: FastifyReply, route: string) => {
-    telemetry.log({ at: isoAt(clock.now()), method: request.method, route, status: reply.statusCode, keyId: request.apiKey?.id ?? null });
+    telemetry.log({ at: iso(clock.now()), method: request.method, route, status: reply.statusCode, keyId: request.apiKey?.id ?? null });
   };
 
   // A request happens at one instant: the synchronous part of every handler (all
@@ -61,7 +59,7 @@ export function installLifecycle(app: FastifyInstance, { clock, store, telemetry
     if (request.simNowMs !== undefined) return request.simNowMs;
     const at = clock.now();
     request.simNowMs = at;
-    request.simNow = isoAt(at);
+    request.simNow = iso(at);
     if (request.apiKey) telemetry.lastUsedAt(request.apiKey.id, at);
     return at;
   };

@@ -5,7 +5,6 @@ import type { CreateKeyInput } from '../../../domain/keys/index.ts';
 import type { Profile } from '../../../domain/catalog/index.ts';
 import type { KeysService, LedgerService, PlatformService } from '../../../domain/services.ts';
 import type { SimulatorControl } from '../../../simulator.ts';
-import { JSON_TYPE } from '../../answer-cache.ts';
 import { AmountInput, IdParams, Uuid } from '../../schemas/common.ts';
 import { ProfileSchema, Scope } from '../../schemas/key.ts';
 import { installSnapshotBody, SNAPSHOT_BODY_LIMIT_BYTES } from '../../plugins/snapshot-body.ts';
@@ -106,7 +105,7 @@ export function controlCoreRoutes(app: FastifyInstance, { control, ledger, keys,
   app.get('/sim/snapshot', {
     schema: hide,
     // Sent as the chunks are, without another serialization of the whole document.
-    handler: async (_request, reply) => reply.type(JSON_TYPE).send(Readable.from(control.exportSnapshot())),
+    handler: async (_request, reply) => reply.type('application/json; charset=utf-8').send(Readable.from(control.exportSnapshot())),
   });
 
   // The store's layout (docs/decisions.md, store layout), and a checkpoint on demand: what runs by

@@ -5,34 +5,13 @@ import type { Rail } from '../../../domain/catalog/index.ts';
 import type { CatalogService } from '../../../domain/services.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, NoQuery } from '../../schemas/common.ts';
-import { AnswerCache, JSON_TYPE } from '../../answer-cache.ts';
 import { AgentPage, AgentQuery, ListingParams, RailCatalog, SolanaCatalogQuery } from '../../schemas/catalog.ts';
 
-/** Pages of GET /v1/public/agents kept, serialized, per query (the oldest goes first). */
-const PAGE_CACHE_SIZE = 256;
-/** Every query parameter the page depends on (a query is validated strictly, so there are no others). */
-const PAGE_KEYS = ['q', 'chain', 'ownership', 'review', 'profile', 'available', 'category', 'priceStructure', 'permission', 'topic', 'sort', 'limit', 'cursor'] as const;
-
 export function catalogRoutes(app: FastifyInstance, { catalog }: { catalog: CatalogService }): void {
-  // The same query on the same catalog gets the same page, byte for byte: a page is
-  // serialized once (by the route's own serializer) and sent as it is until a listing,
-  // a version or the seed changes (catalog.generation()). Validation, authentication and
-  // a refused cursor are unaffected: only a successful page is kept.
-  const pages = new AnswerCache<object>(PAGE_CACHE_SIZE);
   app.get('/v1/public/agents', {
     config: { auth: 'optional', scope: 'catalog:read' },
     schema: { tags: ['catalog'], operationId: 'listAgents', summary: 'Search the public agent catalog', querystring: AgentQuery, response: { 200: AgentPage, ...errorResponses(400, 401, 403, 429) } },
-    handler: (request, reply) => {
-      const query = request.query as CatalogQuery;
-      let key = '';
-      for (const name of PAGE_KEYS) {
-        const value = query[name];
-        // Length-prefixed, so no two queries share a key.
-        key += value === undefined ? '-' : `${String(value).length}:${value}`;
-      }
-      const body = pages.body(key, catalog.generation(), () => reply.serialize(catalog.search(query)) as string);
-      reply.type(JSON_TYPE).send(body);
-    },
+    handler: async (request) => catalog.search(request.query as CatalogQuery),
   });
 
   app.get('/v1/public/agents/:listingId', {

@@ -1,26 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '../../schemas/json-schema.ts';
-import type { RunRecord } from '../../../domain/runs/index.ts';
 import type { RunsService } from '../../../domain/services.ts';
 import { noteRunRead } from '../../plugins/answer-facts.ts';
 import { keyOf } from '../../plugins/auth.ts';
 import { errorResponses, IdParams, NoQuery } from '../../schemas/common.ts';
-import { AnswerCache, JSON_TYPE } from '../../answer-cache.ts';
 import { ExportDoc, Receipt } from '../../schemas/quote.ts';
-
-/** Serialized GET /v1/runs/{id} answers kept (the oldest goes first). */
-const RUN_CACHE_SIZE = 1_000;
 
 /** Run reads and cancel (spec 4.6–4.9). */
 export function runRoutes(app: FastifyInstance, { runs }: { runs: RunsService }): void {
   const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
-
-  // A run's answer is its row and its events; events are only ever added, and adding
-  // one replaces the run's row (eventCount). Rows are frozen and replaced on every
-  // change, so while the store holds the very row an answer was built from, that
-  // answer (serialized by the route's own serializer) is still exact. Polling an ended
-  // run, or a run between steps, then costs the access check and one lookup.
-  const answers = new AnswerCache<RunRecord>(RUN_CACHE_SIZE);
 
   app.get('/v1/runs/:id', {
     config: { auth: 'key', scope: 'runs:read' },
@@ -33,11 +21,10 @@ export function runRoutes(app: FastifyInstance, { runs }: { runs: RunsService })
       querystring: NoQuery,
       response: { 200: Type.Object({ run: Type.Ref('Run'), events: Type.Array(Type.Ref('RunEvent'), { maxItems: 250 }) }), ...errorResponses(400, 401, 403, 404, 429) },
     },
-    handler: (request, reply) => {
+    handler: async (request) => {
       const { run, answer } = runs.read(keyOf(request), idOf(request));
       noteRunRead(request, run);
-      const body = answers.body(run.id, run, () => reply.serialize(answer()) as string);
-      reply.type(JSON_TYPE).send(body);
+      return answer();
     },
   });
 

@@ -1,7 +1,8 @@
 /**
- * The library measurements, in one fresh process (run by bench/library.ts,
- * built like the other child programs): 'understudy' is imported as a user
- * imports it, from the package build (dist/package), and every figure is
+ * The library measurements, in one fresh process (copied by bench/library.ts
+ * into the project where the packed tarball is installed, and run there; plain
+ * JavaScript, so that nothing bundles 'understudy' into it): 'understudy' is
+ * imported as a user imports it, from node_modules, and every figure is
  * wall time in this process, alternating with a bare Fastify start so both
  * see the same machine.
  *   first:  the first startUnderstudy() of the process (after its import)
@@ -13,7 +14,7 @@ import Fastify from 'fastify';
 
 const RUNS = Number(process.argv[2] ?? 30);
 
-async function bareStart(): Promise<number> {
+async function bareStart() {
   const started = performance.now();
   const app = Fastify({ logger: false });
   app.get('/ping', async () => ({ ok: true }));
@@ -33,8 +34,8 @@ const first = await startUnderstudy();
 const firstMs = performance.now() - started;
 await first.stop();
 
-const bare: number[] = [];
-const later: number[] = [];
+const bare = [];
+const later = [];
 for (let i = 0; i < RUNS; i += 1) {
   bare.push(await bareStart());
   started = performance.now();
@@ -43,7 +44,7 @@ for (let i = 0; i < RUNS; i += 1) {
   await understudy.stop();
 }
 
-const reset: number[] = [];
+const reset = [];
 const understudy = await startUnderstudy();
 for (let i = 0; i < RUNS; i += 1) {
   await understudy.control.deposit(understudy.accounts.evm.id, { profile: 'sim', amountAtomic: '1' });
