@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
+import { endWalk, runBlocks, shellBlocks } from '../helpers/doc-blocks.ts';
 import { freePort } from '../helpers/ports.ts';
 
 /**
@@ -13,25 +14,15 @@ import { freePort } from '../helpers/ports.ts';
  * /tmp/drift a fresh folder. Its one ```text block is the command's synopsis,
  * which must be the usage the command prints.
  */
-const blocks = (markdown: string, fence: string) => [...markdown.matchAll(new RegExp(`^\`\`\`${fence}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((m) => m[1]);
 
 let walk: ChildProcess | null = null;
 let scratch: string | null = null;
-afterAll(async () => {
-  if (walk?.pid) {
-    try {
-      process.kill(-walk.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+afterAll(() => endWalk(walk, scratch));
 
 describe('docs/drift.md', () => {
   it('shows the synopsis the command prints with --help', async () => {
     const doc = await readFile(join(ROOT, 'docs/drift.md'), 'utf8');
-    const [synopsis] = blocks(doc, 'text');
+    const [synopsis] = shellBlocks(doc, 'text');
     const help = await new Promise<string>((resolve) => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'drift', '--help'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';
@@ -43,18 +34,12 @@ describe('docs/drift.md', () => {
 
   it('runs every sh block in order: the plan sends nothing, the check against serve --env production finds no stated difference', async () => {
     const doc = await readFile(join(ROOT, 'docs/drift.md'), 'utf8');
-    const sh = blocks(doc, 'sh');
+    const sh = shellBlocks(doc);
     expect(sh.join('\n')).toContain('drift --url http://127.0.0.1:4010 --key "$KEY" --yes');
     scratch = await mkdtemp(join(tmpdir(), 'understudy-drift-doc-'));
     const port = await freePort();
-    const script = ['set -e', ...sh.map((block, i) => `echo '--- drift.md sh block ${i + 1}' >&2\n${block.replace(/(?<=[: ])4010\b/g, String(port)).replace(/\/tmp\/drift\b/g, scratch!)}`)].join('\n');
-    walk = spawn('bash', ['-c', script], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    walk.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-    walk.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    const code = await new Promise<number | null>((resolve) => walk!.on('exit', resolve));
-    const transcript = `${stdout}\n--- stderr\n${stderr}`;
+    const blocksRun = sh.map((block) => block.replace(/(?<=[: ])4010\b/g, String(port)).replace(/\/tmp\/drift\b/g, scratch!));
+    const { code, stdout, stderr, transcript } = await runBlocks(blocksRun, { cwd: ROOT, label: 'drift.md', started: (child) => (walk = child) });
     expect(code, transcript).toBe(0);
     expect(stderr.match(/--- drift.md sh block \d+/g)).toHaveLength(sh.length);
     // The plan alone: nothing sent, exit 2.

@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBlocks, shellBlocks } from '../helpers/doc-blocks.ts';
+import { endWalk, runBlocks, shellBlocks } from '../helpers/doc-blocks.ts';
 import { freePort } from '../helpers/ports.ts';
 
 /**
@@ -16,16 +16,7 @@ import { freePort } from '../helpers/ports.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let scratch: string | null = null;
 let walk: ChildProcess | null = null;
-afterAll(async () => {
-  if (walk?.pid) {
-    try {
-      process.kill(-walk.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+afterAll(() => endWalk(walk, scratch));
 
 const verdicts = (report: { rules: Array<{ id: string; verdict: string }> }) => Object.fromEntries(report.rules.map((r) => [r.id, r.verdict]));
 

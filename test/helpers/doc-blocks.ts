@@ -1,8 +1,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 
-/** A document's ```sh blocks, in order; other fences (```text, ```json) are not meant to be run. */
-export function shellBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+/** A document's blocks of one fence, in order: ```sh by default (the ones meant to be run). */
+export function shellBlocks(markdown: string, fence = 'sh'): string[] {
+  return [...markdown.matchAll(new RegExp(`^\`\`\`${fence}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((m) => m[1]);
+}
+
+/** After a walk: whatever its blocks left running is stopped (bash leads its process group), and its scratch folder removed. */
+export async function endWalk(walk: ChildProcess | null, scratch: string | null): Promise<void> {
+  if (walk?.pid) {
+    try {
+      process.kill(-walk.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  if (scratch) await rm(scratch, { recursive: true, force: true });
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait.ts';
 import { freePort } from '../helpers/ports.ts';
-import { runBlocks, shellBlocks } from '../helpers/doc-blocks.ts';
+import { endWalk, runBlocks, shellBlocks } from '../helpers/doc-blocks.ts';
 
 /**
  * The README's walk, run as written: every ```sh block, in order, in one bash
@@ -19,17 +19,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 let walk: ChildProcess | null = null;
 let scratch: string | null = null;
-afterAll(async () => {
-  // The walk's own last block stops what it started; this catches what a failed walk left behind (bash leads its process group).
-  if (walk?.pid) {
-    try {
-      process.kill(-walk.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+afterAll(() => endWalk(walk, scratch));
 
 describe('README walk', () => {
   it('finds the walk: the serve, key, quote, accept, advance and webhook blocks, and nothing it cannot run', async () => {
