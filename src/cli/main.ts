@@ -3,7 +3,10 @@ import { serveCommand } from './serve.ts';
 
 /** argv → tui | serve | scenario | webhook listen | webhook probe | case import/check/export | explain. */
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
-  tui: async (argv) => (await import('./tui.ts')).tuiCommand(argv),
+  tui: async (argv) => {
+    drawOnTerminal();
+    return (await import('./tui.ts')).tuiCommand(argv);
+  },
   serve: serveCommand,
   scenario: async (argv) => (await import('./scenario.ts')).scenarioCommand(argv),
   webhook: async (argv) => (await import('./webhook.ts')).webhookCommand(argv),
@@ -25,6 +28,19 @@ const USAGE = `Usage: understudy [tui|serve|scenario|webhook|case|explain|rehear
   drift --url URL    compares a running service with the simulator using free requests (docs/drift.md)
 Run a command with --help for its flags.
 `;
+
+/**
+ * Ink draws only the last frame, at exit, when it thinks it runs in CI (it reads
+ * CI and CONTINUOUS_INTEGRATION once, as it loads). The console starts only on a
+ * terminal, where someone watches it: a CI variable inherited there (a CI job's
+ * shell opened for debugging, a container that exports it) would leave the
+ * screen blank, so the console drops both before ink loads.
+ */
+function drawOnTerminal(): void {
+  if (process.stdout.isTTY !== true) return;
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+}
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;

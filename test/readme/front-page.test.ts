@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensurePackageBuilt } from '../../bin/package.js';
 import { runChild } from '../library/child.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { onTerminal } from '../helpers/terminal.ts';
 import { startSimulator } from '../helpers/simulator.ts';
 import { acceptOk, provision, quoteOk } from '../quotes/support.ts';
 import { TOKEN_RESEARCH_LISTING_ID } from '../../fixtures/listings/index.ts';
@@ -56,18 +56,16 @@ describe('README front page', () => {
   }, 300_000);
 
   it('runs the presenter line in a terminal: the scenario plays itself to its last step', async () => {
-    // A terminal of 100×30 (script(1) gives the console a pseudo-terminal), and a store of its own.
-    const line = `stty cols 100 rows 30; ${lineWith('npm start -- --play')} --store ${join(scratch, 'console.json')}`;
-    const child = spawn('script', ['-qfec', line, '/dev/null'], { cwd: ROOT, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    const plain = () => output.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+    // A terminal of 100×30, and a store of its own.
+    const terminal = onTerminal(`${lineWith('npm start -- --play')} --store ${join(scratch, 'console.json')}`, { cwd: ROOT, cols: 100, rows: 30 });
     try {
-      await waitFor(() => plain().includes('partial-report-nothing-charged · 7/7 steps · all as expected · done'), 'the scenario to play to its last step', 240_000);
-      expect(plain()).toContain('▶ Step 7/7:');
+      const done = 'partial-report-nothing-charged · 7/7 steps · all as expected · done';
+      await waitFor(() => terminal.drawn().includes(done), 'the scenario to play to its last step', 240_000).catch((error: Error) => {
+        throw new Error(`${error.message}; the terminal showed:\n${terminal.drawn().slice(-3000)}`);
+      });
+      expect(terminal.drawn()).toContain('▶ Step 7/7:');
     } finally {
-      if (child.pid) process.kill(-child.pid, 'SIGTERM');
+      terminal.end();
     }
   }, 300_000);
 

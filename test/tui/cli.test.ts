@@ -1,5 +1,10 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { onTerminal } from '../helpers/terminal.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 /** `understudy tui` as a process: without a terminal it explains itself instead of crashing. */
 
@@ -44,4 +49,19 @@ describe('tui command', () => {
     expect(mixed.stderr).toContain('(--clock) cannot be combined with --url');
     expect((await runCli(['tui', '--clock', 'sometimes'])).stderr).toContain('--clock must be one of realtime, frozen');
   });
+
+  it('draws its screens on a terminal whose shell exports CI (ink would otherwise draw only at exit)', async () => {
+    const scratch = await mkdtemp(join(tmpdir(), 'understudy-ci-term-'));
+    const env = { ...process.env, CI: 'true', CONTINUOUS_INTEGRATION: '1' };
+    const terminal = onTerminal(`node bin/understudy.js tui --store ${join(scratch, 'console.json')}`, { cwd: process.cwd(), cols: 100, rows: 30, env });
+    try {
+      await waitFor(() => terminal.drawn().includes('2Catalog 3Runs'), 'the console to draw its tab bar while running').catch((error: Error) => {
+        throw new Error(`${error.message}; the terminal showed:\n${terminal.drawn().slice(-3000)}`);
+      });
+      expect(terminal.drawn()).toContain('understudy ·');
+    } finally {
+      terminal.end();
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }, 360_000);
 });
