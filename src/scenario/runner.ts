@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openInProcess } from '../library/in-process.ts';
+import { throwawayStoreFs } from '../library/throwaway-fs.ts';
 import type { Http } from '../client/http.ts';
 import { isSignatureValid } from '../webhook/signature.ts';
 import { httpFor, send } from './wire.ts';
@@ -33,7 +34,8 @@ export async function openScenarioSession(scenario: Scenario, file: string): Pro
   const env = scenario.env ?? 'test';
   // Real time stands still for the rate windows: a scenario's time is its advances, and its
   // transcript must not depend on how fast a machine (or a person stepping in the console) runs it.
-  const built = await openInProcess({ storePath: join(dir, 'store.json'), seed, env, clock: 'frozen', webhookTime: 'simulated', limits: scenario.limits === 'on', realTime: () => 0 });
+  // The store lives in a folder close() removes: nothing reopens it, so it is written unflushed (throwaway-fs.ts).
+  const built = await openInProcess({ storePath: join(dir, 'store.json'), storeFs: throwawayStoreFs, seed, env, clock: 'frozen', webhookTime: 'simulated', limits: scenario.limits === 'on', realTime: () => 0 });
   const receivers = new Map<string, ScenarioReceiver>();
   const result: ScenarioResult = { name: scenario.name, file, seed, env, passed: true, provisioned: [], steps: [], redactions: [] };
   const accountNames: string[] = [];
