@@ -13,7 +13,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSimulator } from '../sim/app.ts';
-import { createAccount } from '../sim/domain/quotes/index.ts';
+import { createAccount } from '../sim/domain/ledger/index.ts';
 import { scheduleChainScript, type ChainScript } from '../sim/domain/chains/index.ts';
 import { createMonitor } from '../sim/domain/chains/index.ts';
 import { builtProgram, expectStatus, log, removeDir, request, row, runNode, tempDir, type Row } from './helpers.ts';

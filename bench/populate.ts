@@ -11,7 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { readdir, stat } from 'node:fs/promises';
 import { TOKEN_RESEARCH_LISTING_ID } from '../fixtures/listings/index.ts';
 import { acceptQuote } from '../sim/domain/quotes/index.ts';
-import { createAccount, depositTo } from '../sim/domain/quotes/index.ts';
+import { createAccount, depositTo } from '../sim/domain/ledger/index.ts';
 import { createKey, DEFAULT_SCOPES } from '../sim/domain/keys/index.ts';
 import { createQuote } from '../sim/domain/quotes/index.ts';
 import type { ApiKeyRecord } from '../sim/domain/keys/index.ts';

@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { buildSimulator } from '../sim/app.ts';
-import { createAccount } from '../sim/domain/quotes/index.ts';
+import { createAccount } from '../sim/domain/ledger/index.ts';
 import { mineBlocks } from '../sim/domain/chains/index.ts';
 import { transact } from '../sim/domain/context.ts';
 import { createDestination, subscribe, verifyDestination } from '../sim/domain/deliveries/index.ts';

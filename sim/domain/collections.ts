@@ -1,4 +1,5 @@
-import type { AcceptanceRecord, Account, Balance, LedgerEntry, QuoteRecord, ReservationRecord } from './quotes/records.ts';
+import type { AcceptanceRecord, QuoteRecord, ReservationRecord } from './quotes/records.ts';
+import type { Account, Balance, LedgerEntry } from './ledger/records.ts';
 import type { ApiKeyRecord, KeySecretIndex } from './keys/records.ts';
 import type { BillingRecord, RunEventRecord, RunRecord, ArtifactRecord } from './runs/records.ts';
 import type { Job } from './jobs/records.ts';

@@ -1,8 +1,8 @@
-import { createAccount, depositTo } from './quotes/accounts.ts';
+import { createAccount, depositTo } from './ledger/index.ts';
 import type { Profile } from './catalog/catalog-types.ts';
 import type { Deps } from './context.ts';
-import { createKey, MONITOR_SCOPES, DEFAULT_SCOPES } from './keys/keys.ts';
-import type { AccountType } from './quotes/records.ts';
+import { createKey, MONITOR_SCOPES, DEFAULT_SCOPES } from './keys/index.ts';
+import type { AccountType } from './ledger/records.ts';
 
 /** Demo data for a new store: one Solana and one EVM account, funded, with a key per profile. */
 export interface DemoCredential {

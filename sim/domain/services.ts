@@ -1,16 +1,16 @@
 import type { WebhookSender } from '../runtime/webhook-sender.ts';
 import type { ChainDeps } from './chains/chain-deps.ts';
-import type { RollingWindows } from './keys/rate-limits.ts';
-import type { Telemetry } from './keys/telemetry.ts';
+import type { RollingWindows } from './limits/index.ts';
+import type { Telemetry } from './request-log/index.ts';
 import { createCatalog } from './catalog/service.ts';
 import { createChains, type ChainsDependencies } from './chains/service.ts';
 import { createDeliveries } from './deliveries/service.ts';
-import { createKeys } from './keys/service.ts';
-import { createLedger } from './quotes/ledger-service.ts';
-import { createLimits } from './keys/limits-service.ts';
+import { createKeys } from './keys/index.ts';
+import { createLedger } from './ledger/index.ts';
+import { createLimits } from './limits/index.ts';
 import { createMonitors } from './chains/monitors-service.ts';
 import { createPlatform } from './runs/platform-service.ts';
-import { createQuotes } from './quotes/service.ts';
+import { createQuotes } from './quotes/index.ts';
 import { createRuns } from './runs/service.ts';
 
 /** Everything the services are built from; each takes only its part of it. */
@@ -45,10 +45,10 @@ export type Services = ReturnType<typeof createServices>;
 export type { CatalogService } from './catalog/service.ts';
 export type { ChainsService } from './chains/service.ts';
 export type { DeliveriesService } from './deliveries/service.ts';
-export type { KeysService } from './keys/service.ts';
-export type { LedgerService } from './quotes/ledger-service.ts';
-export type { LimitsService } from './keys/limits-service.ts';
+export type { KeysService } from './keys/index.ts';
+export type { LedgerService } from './ledger/index.ts';
+export type { LimitsService } from './limits/index.ts';
 export type { MonitorsService } from './chains/monitors-service.ts';
 export type { PlatformService } from './runs/platform-service.ts';
-export type { QuotesService } from './quotes/service.ts';
+export type { QuotesService } from './quotes/index.ts';
 export type { RunsService } from './runs/service.ts';

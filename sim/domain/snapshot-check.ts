@@ -1,7 +1,7 @@
 import { ASSETS } from './catalog/assets.ts';
 import { errors } from './errors.ts';
-import { assertBalanceInvariant } from './quotes/ledger.ts';
-import type { Balance } from './quotes/records.ts';
+import { assertBalanceInvariant } from './ledger/index.ts';
+import type { Balance } from './ledger/records.ts';
 import { clockInconsistency, ROWS_PER_STEP, storeInconsistency, type KnownValues } from './snapshot-meaning.ts';
 
 export type { KnownValues };

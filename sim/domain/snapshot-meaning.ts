@@ -1,5 +1,5 @@
 import { ASSETS } from './catalog/assets.ts';
-import type { Balance, LedgerEntry } from './quotes/records.ts';
+import type { Balance, LedgerEntry } from './ledger/records.ts';
 
 /**
  * What an imported store must mean, beyond its shape (snapshot-check.ts): the

@@ -5,7 +5,7 @@ type PartName = keyof Parts;
 
 /**
  * What a history line moves between the parts of a balance, for the lines
- * the simulator writes as parts of one settlement (sim/domain/quotes/ledger.ts): the
+ * the simulator writes as parts of one settlement (sim/domain/ledger/ledger.ts): the
  * charge line is the whole movement, and a `hold` or `release` line after it
  * names the share of the reservation that went to pending or back to
  * available. Each is a move out of `reserved`.

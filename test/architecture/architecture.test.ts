@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { appliesTo, BOUNDARIES, violations } from './boundaries.ts';
-import { importCycles, importGraph, importsOfText, sourceFiles, type ImportEdge } from './import-graph.ts';
+import { appliesTo, BOUNDARIES, FACE_BOUNDARIES, ROOMS, violations } from './boundaries.ts';
+import { faceExports, namesTakenFrom } from './face-names.ts';
+import { importCycles, importGraph, importsOfText, resolveRelative, sourceFiles, type ImportEdge } from './import-graph.ts';
 
 /**
  * The one architecture test: every boundary of the table in ./boundaries.ts
@@ -100,6 +101,57 @@ describe('faces', () => {
     const through = edges.filter((e) => !e.from.startsWith('sim/domain/') && part.test(e.target));
     expect(edges.some((e) => !e.from.startsWith('sim/domain/') && /^sim\/domain\/[a-z-]+\/index\.ts$/.test(e.target))).toBe(true);
     expect(through.map((e) => `${e.from} → ${e.specifier}`)).toEqual([]);
+  });
+
+  it('each room whose face hides it from the rest of sim/domain too has its face', () => {
+    for (const room of ROOMS) expect(files, room).toContain(`${room}/index.ts`);
+  });
+
+  it("the face rows refuse each reach past a room's face, and nothing else", () => {
+    const edge = (from: string, target: string, kind: ImportEdge['kind']): ImportEdge => ({ from, specifier: target, target, kind, isBuiltin: false, isPackage: false });
+    const cases: Array<[string, ImportEdge, boolean]> = [
+      ['code behind the face, from another part', edge('sim/domain/runs/settlement.ts', 'sim/domain/ledger/ledger.ts', 'runtime'), true],
+      ['a type behind the face that is not a stored shape', edge('sim/domain/chains/monitors-service.ts', 'sim/domain/limits/service.ts', 'type'), true],
+      ['a value of records.ts (not a type)', edge('sim/domain/catalog/catalog.ts', 'sim/domain/keys/records.ts', 'runtime'), true],
+      ['behind the face, from outside sim/domain', edge('sim/http/plugins/auth.ts', 'sim/domain/request-log/telemetry.ts', 'type'), true],
+      ['behind the face, from the domain root', edge('sim/domain/services.ts', 'sim/domain/quotes/service.ts', 'type'), true],
+      ['the face', edge('sim/domain/runs/settlement.ts', 'sim/domain/ledger/index.ts', 'runtime'), false],
+      ['a stored shape as a type', edge('sim/domain/collections.ts', 'sim/domain/quotes/records.ts', 'type'), false],
+      ['inside the room', edge('sim/domain/ledger/accounts.ts', 'sim/domain/ledger/ledger.ts', 'runtime'), false],
+      ['a part without a face row', edge('sim/domain/runs/service.ts', 'sim/domain/catalog/pricing.ts', 'runtime'), false],
+      ["a folder whose name begins with a room's", edge('sim/domain/runs/service.ts', 'sim/domain/keys-archive/keys.ts', 'runtime'), false],
+    ];
+    const verdicts = cases.map(([what, e]) => [what, FACE_BOUNDARIES.some((b) => violations(b, [e]).length > 0)]);
+    expect(verdicts).toEqual(cases.map(([what, , refused]) => [what, refused]));
+  });
+
+  it('the face reader sees names, export * and every way of taking a name', () => {
+    expect(faceExports('index.ts', "export * from './a.ts';\nexport { b, type C as D } from './b.ts';\nexport type { E } from './e.ts';")).toEqual({ names: ['b', 'D', 'E'], stars: ['./a.ts'] });
+    const text = [
+      "import { b as local, type D } from './face.ts';",
+      "export type { E } from './face.ts';",
+      "let t: import('./face.ts').F.G;",
+      "import { H } from './other.ts';",
+    ].join('\n');
+    expect(namesTakenFrom('user.ts', text, 'face.ts', (s) => s.slice(2))).toEqual(['b', 'D', 'E', 'F']);
+  });
+
+  it("a room's face names what code outside the room takes from it: no export *, no name nothing outside takes", async () => {
+    const users = await sourceFiles(ROOT, ['src', 'sim', 'test', 'bench', 'scripts', 'examples']);
+    const untaken: string[] = [];
+    for (const room of ROOMS) {
+      const face = `${room}/index.ts`;
+      const { names, stars } = faceExports(face, await readFile(`${ROOT}${face}`, 'utf8'));
+      expect(stars, face).toEqual([]);
+      const taken = new Set<string>();
+      for (const file of users.filter((f) => !f.startsWith(`${room}/`))) {
+        const text = await readFile(`${ROOT}${file}`, 'utf8');
+        if (!text.includes(room.slice(room.lastIndexOf('/') + 1))) continue;
+        for (const name of namesTakenFrom(file, text, face, (s) => (s.startsWith('.') ? resolveRelative(ROOT, file, s) : s))) taken.add(name);
+      }
+      untaken.push(...names.filter((name) => !taken.has(name) && !taken.has('*')).map((name) => `${face}: ${name}`));
+    }
+    expect(untaken).toEqual([]);
   });
 });
 

@@ -5,12 +5,12 @@ import type { ImportEdge } from './import-graph.ts';
  * "Boundaries") plus the rules issue 16 adds. A merger adjusts a row, not code.
  *
  * A target is a node built-in, a package (a name, or a scope ending in '/'),
- * or a repository path (a folder or a file). `kind: 'runtime'` rows look only
+ * or a repository path (a folder or a file, less the paths in its `except`). `kind: 'runtime'` rows look only
  * at imports that stay in the emitted code; `'any'` rows at type imports too.
  * A row either lists what its files may import (`allow`: anything else fails)
  * or what they must not (`forbid`).
  */
-export type Target = { builtin: true } | { package: string } | { path: string };
+export type Target = { builtin: true } | { package: string } | { path: string; except?: string[] };
 
 export interface Boundary {
   name: string;
@@ -25,6 +25,23 @@ const builtin: Target = { builtin: true };
 const pkg = (name: string): Target => ({ package: name });
 const path = (p: string): Target => ({ path: p });
 const HTTP_FRAMEWORK = [pkg('fastify'), pkg('@fastify/')];
+
+/**
+ * The parts of the domain whose face (index.ts) hides their files from every
+ * other file, the rest of sim/domain included (issue 27), not only from outside
+ * sim/domain (architecture.test.ts, "faces"). Past the face, other files may
+ * name a part's stored shapes (records.ts) as types: the store port's
+ * collections and parts that share a record do, and through the face a type
+ * would import the part's code, which imports them back (a cycle).
+ */
+export const ROOMS = ['sim/domain/ledger', 'sim/domain/limits', 'sim/domain/request-log', 'sim/domain/quotes', 'sim/domain/keys'];
+/** A part's files behind its face: all but index.ts and the files named `open`. */
+const behind = (part: string, ...open: string[]): Target => ({ path: part, except: ['index.ts', ...open].map((f) => `${part}/${f}`) });
+
+export const FACE_BOUNDARIES: Boundary[] = ROOMS.flatMap((part): Boundary[] => [
+  { name: `outside ${part}, its code is reached through its face (index.ts) alone`, files: ['sim', 'src'], except: [part], kind: 'runtime', forbid: [behind(part)] },
+  { name: `outside ${part}, nothing past its face but its stored shapes (records.ts), as types`, files: ['sim', 'src'], except: [part], kind: 'any', forbid: [behind(part, 'records.ts')] },
+]);
 const CONSOLE_PACKAGES = [pkg('ink'), pkg('react'), pkg('zustand'), pkg('@alcalzone/ink-table')];
 
 export const BOUNDARIES: Boundary[] = [
@@ -37,6 +54,15 @@ export const BOUNDARIES: Boundary[] = [
     forbid: [...HTTP_FRAMEWORK, pkg('lowdb'), path('sim/store'), path('sim/http'), path('sim/app.ts'), path('sim/simulator.ts'), path('src')],
   },
   { name: 'sim/domain takes only types from sim/runtime (clock, ids and generator arrive as arguments)', files: ['sim/domain'], kind: 'runtime', forbid: [path('sim/runtime')] },
+  {
+    name: 'sim/domain/ledger stands under quotes, runs and keys: it knows assets, the transaction and money, none of the parts that move money',
+    files: ['sim/domain/ledger'],
+    kind: 'any',
+    allow: [path('sim/domain/ledger'), path('sim/domain/catalog'), path('sim/domain/context.ts'), path('sim/domain/errors.ts'), path('sim/domain/money.ts')],
+  },
+  { name: 'sim/domain/limits counts and refuses in memory: it imports nothing', files: ['sim/domain/limits'], kind: 'any', allow: [path('sim/domain/limits')] },
+  { name: 'sim/domain/request-log lives in memory: only the time format of sim/domain/context.ts', files: ['sim/domain/request-log'], kind: 'any', allow: [path('sim/domain/request-log'), path('sim/domain/context.ts')] },
+  ...FACE_BOUNDARIES,
   {
     name: 'sim/store has no HTTP, no fixtures, no src/',
     files: ['sim/store'],
@@ -98,7 +124,7 @@ function matches(target: Target, edge: ImportEdge): boolean {
     if (!edge.isPackage) return false;
     return target.package.endsWith('/') ? edge.target.startsWith(target.package) : edge.target === target.package || edge.target.startsWith(`${target.package}/`);
   }
-  return !edge.isPackage && !edge.isBuiltin && under(edge.target, target.path);
+  return !edge.isPackage && !edge.isBuiltin && under(edge.target, target.path) && !(target.except ?? []).some((p) => under(edge.target, p));
 }
 
 export const appliesTo = (boundary: Boundary, file: string) => boundary.files.some((p) => under(file, p)) && !(boundary.except ?? []).some((p) => under(file, p));

@@ -83,7 +83,7 @@ export function importsOfText(fileName: string, text: string): Array<{ specifier
 }
 
 /** The repository path a relative specifier names (`.js` written for a `.ts` file included). */
-function resolveRelative(root: string, from: string, specifier: string): string {
+export function resolveRelative(root: string, from: string, specifier: string): string {
   const base = toRepoPath(join(dirname(from), specifier));
   const candidates = [base, base.replace(/\.js$/, '.ts'), base.replace(/\.jsx$/, '.tsx'), `${base}.ts`, `${base}.tsx`, `${base}/index.ts`];
   return candidates.find((c) => existsSync(join(root, c)) && SOURCE.test(c)) ?? candidates.find((c) => existsSync(join(root, c))) ?? base;

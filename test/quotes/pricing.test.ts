@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TOKEN_RESEARCH_LISTING_ID } from '../../fixtures/listings/index.ts';
 import type { Listing, ListingVersion, Tariff } from '../../sim/domain/catalog/index.ts';
 import { transact } from '../../sim/domain/context.ts';
-import { assertBalanceInvariant, deposit as ledgerDeposit, readBalance, reserve, settleReservation } from '../../sim/domain/quotes/index.ts';
+import { assertBalanceInvariant, deposit as ledgerDeposit, readBalance, reserve, settleReservation } from '../../sim/domain/ledger/index.ts';
 import { priceOf } from '../../sim/domain/catalog/index.ts';
 import {
   acceptOk, advance, ASSET_ID, balanceOf, balances, big, clockNow, createAccount, deposit, provision, quoteOk, RAIL, spendUsed, tokenInput,

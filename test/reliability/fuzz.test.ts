@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSimulator } from '../../sim/app.ts';
-import { assertBalanceInvariant } from '../../sim/domain/quotes/index.ts';
+import { assertBalanceInvariant } from '../../sim/domain/ledger/index.ts';
 import { frameworkErrors, installErrorHandling } from '../../sim/http/plugins/errors.ts';
 import { registerRoutes } from '../../sim/http/routes/index.ts';
 import { drillRoutes } from '../../sim/drill/index.ts';

@@ -2,9 +2,9 @@ import type { ChainDeps } from './chain-deps.ts';
 import { errors } from '../errors.ts';
 import { assertMonitorKey, createMonitor, listMonitors, monitorDetail, monitorView, ownMonitor, stopMonitor, type CreateMonitorBody, type Creator } from './monitors.ts';
 import { acknowledge, notificationsOf } from './notifications.ts';
-import { LIMITS } from '../keys/rate-limits.ts';
+import { LIMITS } from '../limits/index.ts';
 import type { ApiKeyRecord } from '../keys/records.ts';
-import type { LimitsService } from '../keys/limits-service.ts';
+import type { LimitsService } from '../limits/index.ts';
 
 /** Monitors and notifications (spec 4.10-4.13): an API key's (ETH keys only) and an account owner's (control API). */
 export function createMonitors(deps: ChainDeps, limits: LimitsService) {

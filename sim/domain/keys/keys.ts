@@ -5,8 +5,8 @@ import { iso, transact, type Deps, type StoreTx } from '../context.ts';
 import { errors } from '../errors.ts';
 import { sub, gte } from '../money.ts';
 import { SCOPES, type ApiKeyRecord, type Environment, type Scope } from './records.ts';
-import { type Account } from '../quotes/records.ts';
-import type { Telemetry } from './telemetry.ts';
+import { type Account } from '../ledger/records.ts';
+import type { Telemetry } from '../request-log/index.ts';
 import { schedule } from '../jobs/scheduler.ts';
 import { sealedToken } from '../deliveries/signing.ts';
 

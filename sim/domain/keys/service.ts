@@ -1,8 +1,8 @@
-import { accountView } from '../quotes/accounts.ts';
+import { accountView } from '../ledger/index.ts';
 import type { Deps } from '../context.ts';
 import { authenticate, createKey, keysOf, keyView, revokeKey, type CreateKeyInput } from './keys.ts';
 import type { ApiKeyRecord } from './records.ts';
-import type { Telemetry } from './telemetry.ts';
+import type { Telemetry } from '../request-log/index.ts';
 
 /** API keys (spec 3): issue, revoke, authenticate, and their views with the usage the telemetry counts. */
 export function createKeys(deps: Deps, telemetry: Telemetry) {

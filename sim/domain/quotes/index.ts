@@ -1,9 +1,8 @@
-/** Quotes, acceptance and the reservation ledger (spec 4.3-4.5), accounts and their balances. The folder's public face: what the rest of the simulator (HTTP, wiring, tests) imports. */
-export * from './acceptance.ts';
-export * from './accounts.ts';
-export * from './ledger-service.ts';
-export * from './ledger.ts';
-export * from './notices.ts';
-export * from './quotes.ts';
-export * from './records.ts';
-export * from './service.ts';
+/**
+ * Quotes and their acceptance (spec 4.3-4.5). The folder's public face: only what
+ * code outside it imports (the domain's other files take the stored shapes,
+ * records.ts, as types).
+ */
+export { acceptQuote, type AcceptBody } from './acceptance.ts';
+export { createQuote, type CreateQuoteBody } from './quotes.ts';
+export { createQuotes, type QuotesService } from './service.ts';

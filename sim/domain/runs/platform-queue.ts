@@ -1,6 +1,6 @@
 import { transact, type Deps, type StoreTx } from '../context.ts';
 import { errors } from '../errors.ts';
-import { LIMITS } from '../keys/rate-limits.ts';
+import { LIMITS } from '../limits/index.ts';
 
 /**
  * Spec 8: the platform-wide queue bound shared by all accounts. Its fill is every run

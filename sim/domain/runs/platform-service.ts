@@ -2,8 +2,8 @@ import { ASSETS } from '../catalog/assets.ts';
 import type { Deps } from '../context.ts';
 import { currentFaults, setFaults, type Faults } from './faults.ts';
 import { platformQueue } from './platform-queue.ts';
-import { LIMITS } from '../keys/rate-limits.ts';
-import type { LimitsService } from '../keys/limits-service.ts';
+import { LIMITS } from '../limits/index.ts';
+import type { LimitsService } from '../limits/index.ts';
 
 /** What the platform as a whole publishes (GET /v1/capabilities) and the faults the control API injects. */
 export function createPlatform(deps: Deps, limits: LimitsService) {

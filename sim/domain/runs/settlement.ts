@@ -1,5 +1,5 @@
 import { iso, type Deps, type StoreTx } from '../context.ts';
-import { reconcileHold, settleReservation } from '../quotes/ledger.ts';
+import { reconcileHold, settleReservation } from '../ledger/index.ts';
 import { add, big, min, mul, str, sub, type Atomic } from '../money.ts';
 import { platformShare } from '../catalog/pricing.ts';
 import type { BillingRecord, RunRecord, Settlement } from './records.ts';

@@ -2,9 +2,9 @@ import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyReques
 import { errors, ServiceError } from '../../domain/errors.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { ApiKeyRecord, Environment, Scope } from '../../domain/keys/index.ts';
-import { LIMITS } from '../../domain/keys/index.ts';
+import { LIMITS } from '../../domain/limits/index.ts';
 import type { KeysService, LimitsService } from '../../domain/services.ts';
-import type { Telemetry } from '../../domain/keys/index.ts';
+import type { Telemetry } from '../../domain/request-log/index.ts';
 import { prependRouteHook, scopeOf } from './route-scope.ts';
 
 /** How a /v1 route authenticates (spec 5 and the scope table). */

@@ -4,7 +4,7 @@ import { errors } from '../../domain/errors.ts';
 import { iso } from '../../domain/context.ts';
 import { prependRouteHook, scopeOf, unmatchedScope } from './route-scope.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import type { Telemetry } from '../../domain/keys/index.ts';
+import type { Telemetry } from '../../domain/request-log/index.ts';
 
 /**
  * Hooks around every request: realtime catch-up of due jobs before it runs,
