@@ -1,0 +1,9 @@
+import { formatProfileAmount } from '../../src/tui/amount.ts';
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The line ink-table draws for a row: each cell between borders, padded with blanks on either side. */
+export const tableRow = (...cells: string[]) => new RegExp(`│${cells.map((cell) => ` +${escaped(cell)} +`).join('│')}│`);
+
+/** A row of an amount table: its part, the amount in the asset's units and the exact atomic string. */
+export const amountRow = (part: string, atomic: string, profile = 'local_custody') => tableRow(part, formatProfileAmount(atomic, profile), atomic);
