@@ -1,6 +1,11 @@
 import type { CaseCheck } from './check.ts';
 
-/** `case check` as text: the assumptions, every field side by side, the breaches, the verdict. */
+/**
+ * `case check` as text: the assumptions, every field side by side, the breaches, the verdict.
+ * Lines rather than an ink-table: a table makes every row as wide as the longest value
+ * (a billing notice, a contract hash) and has no place for a difference's `why:` line
+ * under its field (README, "Built with").
+ */
 export function checkText(check: CaseCheck): string {
   const out: string[] = [`Case: run ${check.facts.runId || '(unknown)'} (${check.facts.outcome ?? 'outcome unknown'}), reproduced by scenario '${check.scenario.name}'`];
   if (check.assumptions.length) {

@@ -3,6 +3,7 @@ import { formatProfileAmount } from '../../src/tui/amount.ts';
 import { messageWithUnits } from '../../src/tui/message-amounts.ts';
 import { receiptLines } from '../../src/tui/screens/detail-lines.ts';
 import { KEYS, startConsole, type ConsoleHarness } from './console-harness.tsx';
+import { settlementRows } from './table-rows.ts';
 
 /**
  * Money one way: every amount in units with the asset's symbol, and the
@@ -71,20 +72,29 @@ describe('money shown one way', () => {
 
     h.press('b');
     const billingFrame = await h.waitForFrame('Status            settled');
-    expect(billingFrame).toContain(`Charged           ${exact(settlement.chargedAtomic)}`);
-    expect(billingFrame).toContain(`creator fee     ${exact(settlement.creatorFeeAtomic)}`);
-    expect(billingFrame).toContain(`platform fee    ${exact(settlement.platformFeeAtomic)}`);
-    expect(billingFrame).toContain(`execution       ${exact(settlement.executionChargeAtomic)}`);
+    // The settlement as an amount table: units and the atomic string side by side.
+    for (const row of settlementRows(settlement)) expect(billingFrame).toMatch(row);
 
     // The receipt: a converted value is never labelled with an atomic field name, and every amount keeps its atomic string.
     const receipt = await h.client.v1.receipt(runId);
-    const lines = receiptLines(receipt, 'local_custody', 78).map((l) => l.text);
+    const receiptPane = receiptLines(receipt, 'local_custody', 78);
+    const lines = receiptPane.map((l) => l.text);
     const fields = atomicFields(receipt);
     expect(fields.length).toBeGreaterThan(3);
+    // The fee split's amounts are a table's rows (part, units, atomic string), every other amount a line.
+    const feeSplit = receiptPane.find((l) => l.table)?.table?.of;
+    expect(feeSplit?.columns.map((c) => c.key)).toEqual(['part', 'amount', 'atomic']);
     for (const field of fields) {
-      const converted = `${field.name.slice(0, -'Atomic'.length)}: ${exact(field.atomic)}`;
+      const name = field.name.slice(0, -'Atomic'.length);
+      if (field.path.startsWith('.feeSplit.')) {
+        const row = { part: name, amount: formatProfileAmount(field.atomic, 'local_custody'), atomic: field.atomic };
+        expect(feeSplit?.rows, `${field.path} as a row of the fee split`).toContainEqual(row);
+        continue;
+      }
+      const converted = `${name}: ${exact(field.atomic)}`;
       expect(lines.some((l) => l.trim() === converted), `${field.path} as "${converted}"`).toBe(true);
     }
+    expect(fields.filter((f) => f.path.startsWith('.feeSplit.')).length).toBe(3);
     expect(lines.filter((l) => /Atomic:/.test(l))).toEqual([]);
     h.press('i');
     await h.waitForFrame('Paid in');

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatProfileAmount } from '../../src/tui/amount.ts';
 import { KEYS, startConsole, type ConsoleHarness } from './console-harness.tsx';
+import { amountRow } from './table-rows.ts';
 
 /**
  * A purchase by keystrokes against a real simulator on a frozen clock:
@@ -111,8 +112,8 @@ describe('purchase flow', () => {
     h.press('b');
     const billingFrame = await h.waitForFrame('Status            settled');
     expect(billingFrame).toContain('Outcome           succeeded');
-    expect(billingFrame).toContain(`Charged           ${charged}`);
-    expect(billingFrame).toContain(`creator fee     ${formatProfileAmount(billing.settlement!.creatorFeeAtomic, 'local_custody')}`);
+    expect(billingFrame).toMatch(amountRow('charged', billing.settlement!.chargedAtomic));
+    expect(billingFrame).toMatch(amountRow('creator fee', billing.settlement!.creatorFeeAtomic));
 
     h.press('i');
     await h.waitForFrame('Paid in           ETH on the chainx chain (eip155:4663/native)');
@@ -150,7 +151,7 @@ describe('purchase flow', () => {
     expect(cancelled).toContain('✔ cancelled: the run is cancelled');
     h.press('b');
     const billing = await h.waitForFrame('Outcome           cancelled');
-    expect(billing).toContain('Charged           0 ETH');
+    expect(billing).toMatch(amountRow('charged', '0'));
     // Cancelling an ended run would change nothing (spec 3.2): the key is no longer offered.
     expect(billing).not.toContain('x cancel run');
     // Its export pane says why there is none: cancelled, so no report.

@@ -5,6 +5,14 @@ import { wrap } from '../text.ts';
 export interface DetailLine {
   text: string;
   tone?: 'title' | 'heading' | 'muted';
+  /** One of the lines ink-table draws for a static table (its `row`-th from the top); `text` is then empty. */
+  table?: { of: StaticTable; row: number };
+}
+
+/** A table where no row is selected, drawn by ink-table: its columns (heading = key) and its rows of cells. */
+export interface StaticTable {
+  columns: Array<{ key: string; align?: 'left' | 'right' }>;
+  rows: Array<Record<string, string>>;
 }
 
 const str = (value: unknown) => (value === undefined || value === null ? '' : String(value));

@@ -3,6 +3,7 @@ import { formatProfileAmount, hasUnits } from '../amount.ts';
 import type { StepView } from '../scenario-stepper.ts';
 import { wrap } from '../text.ts';
 import type { DetailLine } from './agent-lines.ts';
+import { amountTableLines } from './amount-table.ts';
 
 /**
  * Resources as lines already wrapped to a width, so screens can scroll them
@@ -136,10 +137,15 @@ export function billingLines(billing: Billing, profile: string | null, width: nu
   if (billing.settlement) {
     const s = billing.settlement;
     b.field('Outcome', s.outcome);
-    b.field('Charged', amountIn(s.chargedAtomic, profile));
-    b.field('  creator fee', amountIn(s.creatorFeeAtomic, profile));
-    b.field('  platform fee', amountIn(s.platformFeeAtomic, profile));
-    b.field('  execution', amountIn(s.executionChargeAtomic, profile));
+    const split = [
+      { part: 'charged', atomic: s.chargedAtomic },
+      { part: '  creator fee', atomic: s.creatorFeeAtomic },
+      { part: '  platform fee', atomic: s.platformFeeAtomic },
+      { part: '  execution', atomic: s.executionChargeAtomic },
+    ];
+    const table = amountTableLines(split, profile, b.width);
+    if (table) b.lines.push(...table);
+    else for (const { part, atomic } of split) b.field(part === 'charged' ? 'Charged' : part, amountIn(atomic, profile));
     if (typeof (s as Record<string, unknown>).settledAt === 'string') b.field('Settled at', String((s as Record<string, unknown>).settledAt));
   } else b.field('Settlement', billing.status === 'reserved' ? 'none yet: the quote maximum is reserved until the run ends' : 'none yet');
   if (billing.pendingReason) b.field('Pending reason', billing.pendingReason);
@@ -162,9 +168,23 @@ export function receiptLines(receipt: Receipt, profile: string | null, width: nu
   const rest = Object.fromEntries(Object.entries(receipt).filter(([k]) => k !== 'payment'));
   for (const [name, value] of Object.entries(rest)) {
     b.heading(name);
-    b.json(value, profile, 2);
+    if (name === 'feeSplit' && value !== null && typeof value === 'object' && !Array.isArray(value)) feeSplitLines(b, value as Record<string, unknown>, profile);
+    else b.json(value, profile, 2);
   }
   return b.lines;
+}
+
+/** The receipt's fee split: its amounts as a table when one fits, its other fields (feeBps) as they come. */
+function feeSplitLines(b: LineBuilder, split: Record<string, unknown>, profile: string | null) {
+  const isAmount = ([name, value]: [string, unknown]) => name.endsWith('Atomic') && typeof value === 'string';
+  const amounts = Object.entries(split).filter(isAmount);
+  const table = amounts.length > 0 ? amountTableLines(amounts.map(([name, atomic]) => ({ part: name.slice(0, -'Atomic'.length), atomic })), profile, b.width) : null;
+  if (!table) {
+    b.json(split, profile, 2);
+    return;
+  }
+  b.json(Object.fromEntries(Object.entries(split).filter((entry) => !isAmount(entry))), profile, 2);
+  b.lines.push(...table);
 }
 
 /** Spec 2.12 export: the artifact, the run, the immutable version and the events. */

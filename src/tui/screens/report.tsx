@@ -2,6 +2,7 @@ import { Table } from '@alcalzone/ink-table';
 import { Box, Text } from 'ink';
 import { useConsole } from '../state/context.tsx';
 import { wrap } from '../text.ts';
+import { tableHeight } from '../static-table.ts';
 import { theme } from '../theme.ts';
 import { lostAnswerLines } from '../../client/conduct-report.ts';
 import { useCommands } from '../use-commands.ts';
@@ -36,8 +37,7 @@ export function ReportScreen() {
         .flatMap((r) => [...wrapped(`${r.title} (${r.spec.split(' (')[0]})`, '      ', width, theme.error).map((l, i) => (i === 0 ? { ...l, text: `FAIL${l.text.slice(4)}` } : l)), ...r.evidence.flatMap((e) => wrapped(e.note, '      ', width, theme.warn))])
         .concat(lostAnswerLines(report.lostAnswers).flatMap((text) => wrapped(text, '', width, theme.warn)))
     : [];
-  // ink-table draws a border above and below, the heading, and a rule above every row.
-  const tableRows = verdicts.length * 2 + 3;
+  const tableRows = tableHeight(verdicts.length);
   const contentRows = tableRows + lines.length;
   // The title line; the position line when the pane scrolls.
   const fits = contentRows <= bodyRows - 1;
