@@ -89,7 +89,7 @@ export async function buildSimulator(
   installJsonBody(app);
   installOpenApi(app);
   const drilling = options.drill !== false;
-  const drill = createDrill({ seed: String(options.seed ?? 1), chaos: options.chaos, sealing: sim.deps.sealing, now: () => sim.deps.clock.now() });
+  const drill = createDrill({ seed: () => sim.seed, chaos: options.chaos, sealing: sim.deps.sealing, now: () => sim.deps.clock.now() });
   installAnswerFacts(app);
   installLifecycle(app, {
     clock: sim.deps.clock,

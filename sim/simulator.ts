@@ -80,7 +80,7 @@ export class Simulator {
   private constructor(
     readonly deps: SimulatorDeps,
     /** The seed this process was started with or last reset to: the store does not keep it (docs/decisions.md, Threat model). */
-    private seed: string,
+    private currentSeed: string,
     readonly created: boolean,
     readonly limitsOn: boolean,
     readonly controlToken: string | null,
@@ -207,9 +207,14 @@ export class Simulator {
     transact(this.deps, (tx) => tx.setMeta('clock', this.deps.clock.snapshot()));
   }
 
+  /** The seed of the state in service: the one the store was created with, or the last reset's. */
+  get seed(): string {
+    return this.currentSeed;
+  }
+
   /** A reset is a new store of `seed` (or of the seed this process last had): same generator, same sealing key. */
   async reset(seed?: string | number): Promise<void> {
-    const nextSeed = String(seed ?? this.seed);
+    const nextSeed = String(seed ?? this.currentSeed);
     const clockState = initialClockState(this.deps.clock.mode);
     await this.deps.store.replaceAll(initialSnapshot(nextSeed, clockState));
     const sealingKey = SealingKey.fromSeed(nextSeed);
@@ -217,7 +222,7 @@ export class Simulator {
       await writeSealingKey(secretsPathOf(this.deps.store.path), sealingKey);
       this.deps.sealing.replace(sealingKey);
     }
-    this.seed = nextSeed;
+    this.currentSeed = nextSeed;
     this.deps.clock.restore(clockState);
     this.deps.random.restore(ratchetStart(nextSeed));
     this.telemetry.clear();

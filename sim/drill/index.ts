@@ -17,13 +17,17 @@ export interface Drill {
   chaos: ChaosEngine;
   conduct: ConductLog;
   recorder: ConductRecorder;
-  /** A new drill on the same profile: no lines, the fault stream from its start (POST /sim/reset, the library's reset()). */
+  /**
+   * A new drill on the same profile: no lines, the fault stream from its start, seeded
+   * by the simulator's seed now (POST /sim/reset {seed} reseeds it as a new simulator of
+   * that seed would be), unless the profile was set with a seed of its own.
+   */
   startOver(): void;
 }
 
-/** The drill of one simulator, made once where the simulator is wired (the fault stream seeded with `seed`). */
-export function createDrill(options: { seed: string; chaos?: unknown; sealing: SealingKey; now: () => number }): Drill {
-  const chaos = new ChaosEngine(options.seed);
+/** The drill of one simulator, made once where the simulator is wired (the fault stream seeded with the simulator's `seed()`). */
+export function createDrill(options: { seed: () => string; chaos?: unknown; sealing: SealingKey; now: () => number }): Drill {
+  const chaos = new ChaosEngine(options.seed());
   if (options.chaos !== undefined && options.chaos !== null) chaos.set(parseProfile(options.chaos, '--chaos'));
   const conduct = new ConductLog();
   return {
@@ -32,7 +36,7 @@ export function createDrill(options: { seed: string; chaos?: unknown; sealing: S
     recorder: new ConductRecorder(conduct, options.sealing, options.now),
     startOver() {
       conduct.clear();
-      chaos.set(chaos.view().profile);
+      chaos.set(chaos.view().profile, options.seed());
     },
   };
 }

@@ -1,19 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openInProcess } from '../library/in-process.ts';
-import { throwawayStoreFs } from '../library/throwaway-fs.ts';
 import type { Http } from '../client/http.ts';
 import { isSignatureValid } from '../webhook/signature.ts';
 import { httpFor, send } from './wire.ts';
 import type { Checks, Scenario, Step } from './format.ts';
 import { startReceiver, type ScenarioReceiver } from './receivers.ts';
+import { newSimulators, type ScenarioSimulators } from './simulators.ts';
 import type { CheckResult, ScenarioResult, StepResult } from './result.ts';
 import { pick, subsetMismatch, Values } from './values.ts';
 
 export type { CheckResult, ScenarioResult, StepResult };
 
-// Runs a scenario against a fresh in-process simulator on a frozen clock,
+// Runs a scenario against an in-process simulator in its starting state, on a frozen clock,
 // reached over loopback HTTP through the typed client, and reports every step.
 
 /** A scenario opened on its own simulator, run one step at a time (the console steps through it so). */
@@ -28,14 +24,11 @@ export interface ScenarioSession {
   close(): Promise<void>;
 }
 
-export async function openScenarioSession(scenario: Scenario, file: string): Promise<ScenarioSession> {
-  const dir = await mkdtemp(join(tmpdir(), 'understudy-scenario-'));
+export async function openScenarioSession(scenario: Scenario, file: string, simulators: ScenarioSimulators = newSimulators): Promise<ScenarioSession> {
   const seed = String(scenario.seed ?? 1);
   const env = scenario.env ?? 'test';
-  // Real time stands still for the rate windows: a scenario's time is its advances, and its
-  // transcript must not depend on how fast a machine (or a person stepping in the console) runs it.
-  // The store lives in a folder close() removes: nothing reopens it, so it is written unflushed (throwaway-fs.ts).
-  const built = await openInProcess({ storePath: join(dir, 'store.json'), storeFs: throwawayStoreFs, seed, env, clock: 'frozen', webhookTime: 'simulated', limits: scenario.limits === 'on', realTime: () => 0 });
+  const leased = await simulators.take({ seed, env, limits: scenario.limits === 'on' });
+  const { built, baseUrl } = leased;
   const receivers = new Map<string, ScenarioReceiver>();
   const result: ScenarioResult = { name: scenario.name, file, seed, env, passed: true, provisioned: [], steps: [], redactions: [] };
   const accountNames: string[] = [];
@@ -43,12 +36,10 @@ export async function openScenarioSession(scenario: Scenario, file: string): Pro
   let stopped = false;
   const close = async () => {
     for (const receiver of receivers.values()) await receiver.close();
-    await built.close();
-    await rm(dir, { recursive: true, force: true });
+    await leased.handBack();
   };
   let ctx: Context;
   try {
-    const baseUrl = await built.app.listen({ host: '127.0.0.1', port: 0 });
     result.redactions.push([baseUrl, '{{simulator}}']);
     const control = httpFor(baseUrl);
     const keyHttp = new Map<string, Http>();
@@ -114,8 +105,8 @@ export async function openScenarioSession(scenario: Scenario, file: string): Pro
   }
 }
 
-export async function runScenario(scenario: Scenario, file: string): Promise<ScenarioResult> {
-  const session = await openScenarioSession(scenario, file);
+export async function runScenario(scenario: Scenario, file: string, simulators?: ScenarioSimulators): Promise<ScenarioResult> {
+  const session = await openScenarioSession(scenario, file, simulators);
   try {
     while (!session.done) await session.step();
   } finally {
