@@ -22,7 +22,6 @@ export interface QuoteRecord {
   acceptedBy: { idempotencyKey: string; runId: string; reservationId: string; contractHash: string } | null;
 }
 
-/** Account-wide idempotency keys of accept (id `${accountId}:${idempotencyKey}`). */
 /** The answer of an acceptance (spec 2.10): the run as it was queued, the reservation, the rail notice. */
 export interface AcceptanceAnswer {
   run: Record<string, unknown>;
@@ -30,6 +29,7 @@ export interface AcceptanceAnswer {
   notice: string;
 }
 
+/** Account-wide idempotency keys of accept (id `${accountId}:${idempotencyKey}`). */
 export interface AcceptanceRecord {
   id: string;
   accountId: string;
