@@ -26,10 +26,12 @@ export const SNAPSHOT_CONTAINER_LIMIT = 4_000_000;
 
 /**
  * Bytes parsed between two turns of the event loop. A socket hands over up to 32 reads of 64 KiB in
- * one turn, and parsing them all at once held other requests up 100 to 470 ms (issue 29); the parse
- * ran at about 18 MiB/s on 2 shared cores at load 8.5, so 256 KiB is ≈14 ms under that load.
+ * one turn, and parsing them all at once held other requests up 100 to 470 ms (issue 29). Measured
+ * with a clock read sent again and again during the import of the bench's 234 MiB store (2 shared
+ * cores, load 8 to 10): at 256 KiB a turn the reads' 99th percentile was 74 and 118 ms, at 64 KiB
+ * (one socket read) 65 and 35 ms, and the import took no longer (27 to 35 s either way).
  */
-const PARSED_BYTES_PER_TURN = 256 * 1024;
+const PARSED_BYTES_PER_TURN = 64 * 1024;
 
 const tooLarge = () =>
   new ServiceError(413, 'invalid_input', `body: a snapshot import is at most ${SNAPSHOT_BODY_LIMIT_BYTES} bytes (384 MiB); this body is larger.`);
