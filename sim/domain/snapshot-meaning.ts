@@ -91,7 +91,10 @@ function entrySeq(row: Record<string, unknown>): number | null {
 export function* storeInconsistency(collections: Rows, meta: Record<string, unknown>, known: KnownValues): Generator<void, Inconsistency | null, void> {
   let looked = 0;
   for (const [name, check] of Object.entries(ROW_MEANING)) {
-    for (const [id, row] of Object.entries((collections[name] ?? {}) as Record<string, Record<string, unknown>>)) {
+    const rows = (collections[name] ?? {}) as Record<string, Record<string, unknown>>;
+    // Keys, not entries or values: one array of the ids, rather than a pair (or the rows) for each row of a large collection.
+    for (const id of Object.keys(rows)) {
+      const row = rows[id];
       const problem = check(row, collections, known);
       if (problem) return { path: ['store', 'collections', name, id, ...problem.path], message: problem.message };
       if (++looked % ROWS_PER_STEP === 0) yield;
@@ -99,7 +102,9 @@ export function* storeInconsistency(collections: Rows, meta: Record<string, unkn
   }
   const ledger = new Map<string, { deposited: bigint; last: Record<string, unknown> | null; lastSeq: number }>();
   let highest = 0;
-  for (const row of Object.values((collections.ledgerEntries ?? {}) as Record<string, Record<string, unknown>>)) {
+  const entries = (collections.ledgerEntries ?? {}) as Record<string, Record<string, unknown>>;
+  for (const entryId of Object.keys(entries)) {
+    const row = entries[entryId];
     const balanceId = `${row.accountId}:${row.profile}`;
     const seen = ledger.get(balanceId) ?? { deposited: 0n, last: null, lastSeq: -1 };
     const seq = entrySeq(row)!;

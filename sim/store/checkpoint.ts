@@ -9,6 +9,7 @@ import type { StorePaths } from './store-paths.ts';
 import type { StoreFs } from './store-fs.ts';
 import type { StoreMemory } from './store-memory.ts';
 import type { Row } from './store-types.ts';
+import { ROWS_PER_TURN, runInTurns, runWhole } from './turns.ts';
 import type { UndoLog } from './undo-log.ts';
 
 /** An archive this much larger than its live rows is rewritten at the next checkpoint. */
@@ -64,26 +65,12 @@ export class Checkpointer {
     // Captured in one synchronous step: the state at `seq`.
     const seq = memory.seq;
     const meta = staged?.meta ?? this.inputs.meta();
-    const inline: SnapshotFile['collections'] = {};
     // An archive from before checksums is rewritten whole, with them.
     const rewrite = forceRewrite || this.archive === null || (this.archive.size > ARCHIVE_SLACK * memory.liveArchiveBytes && this.archive.size > ARCHIVE_MIN_REWRITE_BYTES);
-    const moved: Array<{ collection: string; id: string; slot: Slot; group: string | undefined }> = [];
-    for (const [name, table] of memory.tables) {
-      if (!memory.isArchived(name)) {
-        inline[name] = Object.fromEntries(table.entries() as IterableIterator<[string, Row]>);
-        continue;
-      }
-      // Named even when empty, so the set of collections survives a reopen.
-      inline[name] = {};
-      if (rewrite) {
-        for (const [id, slot] of table.entries()) moved.push({ collection: name, id, slot, group: table.groupKeyOf(id) });
-        continue;
-      }
-      // Only the rows in memory move: a checkpoint costs what changed since the last one, not the whole
-      // history (walking every archived row made a fast-forward of 100,000 logs, ≈40 checkpoints, quadratic).
-      // They came into memory in the order they were created (or rewritten, when archived already, so their place is kept).
-      for (const row of table.residentRows()) moved.push({ collection: name, id: row.id, slot: row, group: table.groupKeyOf(row.id) });
-    }
+    // A staged state is out of service until it commits, so nothing changes it between the capture's
+    // turns; the state in service is captured in one step.
+    const capture = captureSteps(memory, rewrite);
+    const { inline, moved } = staged ? await runInTurns(capture) : runWhole(capture);
     const pendingTombstones = memory.tombstones;
     // A tombstone whose row is archived again was taken back with the delete that made it (see UndoLog.rollBack).
     const tombstones = rewrite ? [] : pendingTombstones.filter(([collection, id]) => typeof memory.tables.get(collection)?.get(id) !== 'number');
@@ -122,22 +109,22 @@ export class Checkpointer {
       await this.snapshotFile.write();
       committed = true;
       staged?.promote();
-      // Committed: point at the archived rows that nobody rewrote meanwhile.
-      const relocated = new Map<RowPointer, Slot>();
-      moved.forEach((m, i) => {
-        if (rewrite && typeof m.slot === 'number') relocated.set(m.slot, pointers[i] ?? inline[m.collection][m.id]);
-        const pointer = pointers[i];
-        if (pointer === null || memory.tables.get(m.collection)!.get(m.id) !== m.slot) return;
-        memory.setSlot(m.collection, m.id, pointer);
-      });
       if (rewrite) {
+        // Before any row points into it: a staged state, in service now, is read between the turns below.
         this.archive = archive;
         this.generation = generation;
         // Pointers are positions in one generation's file: the next one reuses the numbers.
         memory.recentlyRead.clear();
-        // Lines written since the capture, not yet on disk, may have to give back rows of the old generation.
-        this.inputs.undo.relocate(relocated);
       }
+      // Committed: point at the archived rows that nobody rewrote meanwhile. In turns only for a staged
+      // state, which holds no pointers yet: pointers of the state in service into the previous
+      // generation must all be replaced in the step its archive is.
+      const relocated = rewrite ? new Map<RowPointer, Slot>() : null;
+      const pointing = pointAtArchiveSteps(memory, moved, pointers, inline, relocated);
+      if (staged) await runInTurns(pointing);
+      else runWhole(pointing);
+      // Lines written since the capture, not yet on disk, may have to give back rows of the old generation.
+      if (relocated) this.inputs.undo.relocate(relocated);
     } catch (error) {
       journal.dropMark();
       if (!committed) {
@@ -183,4 +170,66 @@ export class Checkpointer {
 export async function dropArchive(archive: RowArchive): Promise<void> {
   await archive.close().catch(() => undefined);
   await RowArchive.remove(archive.path).catch(() => undefined);
+}
+
+/** A row a checkpoint moves into the archive: its slot when captured and its group. */
+interface MovedRow {
+  collection: string;
+  id: string;
+  slot: Slot;
+  group: string | undefined;
+}
+
+/**
+ * What a checkpoint writes of `memory`: the rows that stay in the snapshot, and the rows
+ * it moves into the archive (every archived row when the archive is rewritten); a pass
+ * over those rows (turns.ts).
+ */
+function* captureSteps(memory: StoreMemory, rewrite: boolean): Generator<void, { inline: SnapshotFile['collections']; moved: MovedRow[] }, void> {
+  const inline: SnapshotFile['collections'] = {};
+  const moved: MovedRow[] = [];
+  let looked = 0;
+  for (const [name, table] of memory.tables) {
+    if (!memory.isArchived(name)) {
+      const rows: Record<string, Row> = (inline[name] = {});
+      for (const [id, slot] of table.entries()) {
+        rows[id] = slot as Row;
+        if (++looked % ROWS_PER_TURN === 0) yield;
+      }
+      continue;
+    }
+    // Named even when empty, so the set of collections survives a reopen.
+    inline[name] = {};
+    if (rewrite) {
+      for (const [id, slot] of table.entries()) {
+        moved.push({ collection: name, id, slot, group: table.groupKeyOf(id) });
+        if (++looked % ROWS_PER_TURN === 0) yield;
+      }
+      continue;
+    }
+    // Only the rows in memory move: a checkpoint costs what changed since the last one, not the whole
+    // history (walking every archived row made a fast-forward of 100,000 logs, ≈40 checkpoints, quadratic).
+    // They came into memory in the order they were created (or rewritten, when archived already, so their place is kept).
+    for (const row of table.residentRows()) {
+      moved.push({ collection: name, id: row.id, slot: row, group: table.groupKeyOf(row.id) });
+      if (++looked % ROWS_PER_TURN === 0) yield;
+    }
+  }
+  return { inline, moved };
+}
+
+/**
+ * Once a checkpoint has committed: each moved row that nobody rewrote meanwhile is
+ * pointed at in the archive (`pointers`, by the index in `moved`; null: the row stays
+ * inline), and with a rewrite each old pointer's new slot goes into `relocated`; a pass
+ * over the moved rows (turns.ts).
+ */
+function* pointAtArchiveSteps(memory: StoreMemory, moved: MovedRow[], pointers: Array<RowPointer | null>, inline: SnapshotFile['collections'], relocated: Map<RowPointer, Slot> | null): Generator<void, void, void> {
+  for (let i = 0; i < moved.length; i += 1) {
+    const m = moved[i];
+    const pointer = pointers[i];
+    if (relocated && typeof m.slot === 'number') relocated.set(m.slot, pointer ?? inline[m.collection][m.id]);
+    if (pointer !== null && memory.tables.get(m.collection)!.get(m.id) === m.slot) memory.setSlot(m.collection, m.id, pointer);
+    if ((i + 1) % ROWS_PER_TURN === 0) yield;
+  }
 }

@@ -6,7 +6,7 @@ import type { Journal } from './journal.ts';
 import { journalLine, type JournalOp } from './journal-format.ts';
 import { CommittedRows } from './committed-rows.ts';
 import { snapshotChunks, snapshotOf } from './snapshot-export.ts';
-import { SnapshotShapeError, snapshotShapeProblem } from './snapshot-shape.ts';
+import { SnapshotShapeError, snapshotShapeSteps } from './snapshot-shape.ts';
 import { StoreFileError } from './store-file-error.ts';
 import { nodeStoreFs, type StoreFs } from './store-fs.ts';
 import { StoreLock } from './store-lock.ts';
@@ -16,6 +16,7 @@ import { StorePaths } from './store-paths.ts';
 import type { CollectionMap, Row, Snapshot, StoreFigures, StoreHooks, StoreLayout, StoreOptions, Tx } from './store-types.ts';
 import { StoreBusyError, StoreWriteError } from './store-write-error.ts';
 import { Transaction } from './transaction.ts';
+import { runInTurns } from './turns.ts';
 import { UndoLog } from './undo-log.ts';
 
 // What callers import from here (the store's one public face).
@@ -196,25 +197,19 @@ export class FileStore<C extends CollectionMap> extends CommittedRows<C> {
    * then goes into service as it commits; writes meanwhile are refused (StoreBusyError), as
    * they would be lost with the state they were made against. `promoted` runs in the step
    * the new state goes into service, so what the caller keeps beside the store follows it.
+   * Each pass over the rows lets other requests run every ROWS_PER_TURN rows (turns.ts).
    */
   async replaceAll(snapshot: Snapshot, promoted?: () => void): Promise<void> {
-    const problem = snapshotShapeProblem(snapshot);
+    const problem = await runInTurns(snapshotShapeSteps(snapshot));
     if (problem) throw new SnapshotShapeError(problem);
     while (this.checkpointing) await this.checkpointing.catch(() => undefined);
-    const next = this.newMemory();
-    next.fill(snapshot.collections, snapshot.meta, this.memory.seq + 1);
-    const promote = () => {
-      this.memory = next;
-      promoted?.();
-    };
-    // Files nothing reads back (a library's temporary store) are left for the next checkpoint to write.
-    if (this.fs.neverReopened) return promote();
+    // Held as the checkpoint in progress from here, so none starts while the new state is
+    // filled and written (it would write the state in service between the passes' turns).
     this.replacing = true;
+    const replacement = this.replaceWith(snapshot, promoted);
+    this.checkpointing = replacement;
     try {
-      while (!this.journal.drained()) await this.journal.flushAll();
-      const run = this.checkpointer.run(true, { memory: next, meta: this.metaOf(next), promote });
-      this.checkpointing = run;
-      await run;
+      await replacement;
     } catch (error) {
       // Not committed: the files and memory still hold the state before.
       throw error instanceof StoreWriteError ? error : new StoreWriteError(this.path, error);
@@ -222,6 +217,20 @@ export class FileStore<C extends CollectionMap> extends CommittedRows<C> {
       this.checkpointing = null;
       this.replacing = false;
     }
+  }
+
+  private async replaceWith(snapshot: Snapshot, promoted?: () => void): Promise<void> {
+    const next = this.newMemory();
+    // Writes are refused meanwhile, so the state in service keeps its seq.
+    await runInTurns(next.fillSteps(snapshot.collections, snapshot.meta, this.memory.seq + 1));
+    const promote = () => {
+      this.memory = next;
+      promoted?.();
+    };
+    // Files nothing reads back (a library's temporary store) are left for the next checkpoint to write.
+    if (this.fs.neverReopened) return promote();
+    while (!this.journal.drained()) await this.journal.flushAll();
+    await this.checkpointer.run(true, { memory: next, meta: this.metaOf(next), promote });
   }
 
   /** Whether the whole state is being replaced: writes are refused, reads answer from the state before. */

@@ -6,6 +6,7 @@ import { openNamedArchive, readStoreFiles, settleStoreFiles } from './store-open
 import type { StorePaths } from './store-paths.ts';
 import type { StoreFs } from './store-fs.ts';
 import type { Snapshot } from './store-types.ts';
+import { runWhole } from './turns.ts';
 
 /**
  * Opens a store's files into its memory (`inputs.memory()`): every part is
@@ -35,7 +36,7 @@ export async function loadStore(paths: StorePaths, initial: () => Snapshot, fs: 
     await checkpointer.archive?.close();
     throw error;
   }
-  memory.fill(file.collections, file.meta, file.seq);
+  runWhole(memory.fillSteps(file.collections, file.meta, file.seq));
   for (const entry of entries) {
     memory.seq = entry.s;
     for (const [c, id, row] of entry.o) memory.applyOp(c, id, row ? Object.freeze(row) : null);

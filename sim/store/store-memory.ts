@@ -1,6 +1,7 @@
 import { pointerLength, type RowArchive, type RowPointer } from './row-archive.ts';
 import { RowTable, type Slot } from './row-table.ts';
 import type { Row, StoreLayout } from './store-types.ts';
+import { ROWS_PER_TURN } from './turns.ts';
 
 const RECENTLY_READ_ROWS = 4096;
 
@@ -82,13 +83,20 @@ export class StoreMemory {
     this.afterCommit(collection, id, row);
   }
 
-  /** Loads a snapshot's rows and meta (frozen, as every stored row is). */
-  fill(collections: Record<string, Record<string, Row>>, meta: Record<string, unknown>, seq: number): void {
+  /**
+   * Loads a snapshot's rows and meta (frozen, as every stored row is), as a pass over
+   * every row (turns.ts): run whole at open, in turns by an import while serving.
+   */
+  *fillSteps(collections: Record<string, Record<string, Row>>, meta: Record<string, unknown>, seq: number): Generator<void, void, void> {
     this.meta = new Map(Object.entries(meta));
+    let filled = 0;
     for (const [name, rows] of Object.entries(collections)) {
       // Named even when empty, so the set of collections survives a checkpoint.
       this.table(name);
-      for (const [id, row] of Object.entries(rows)) this.setSlot(name, id, Object.freeze(row));
+      for (const id of Object.keys(rows)) {
+        this.setSlot(name, id, Object.freeze(rows[id]));
+        if (++filled % ROWS_PER_TURN === 0) yield;
+      }
     }
     this.seq = seq;
   }
