@@ -131,7 +131,6 @@ export class Simulator {
     for (const balance of store.all('balances')) assertBalanceInvariant(balance);
     return new Simulator(deps, seed, created, options.limits ?? true, options.controlToken ?? null, options.send ?? sendWebhook, options.realTime ?? monotonicMs, {
       maxJobsPerAdvance: options.maxJobsPerAdvance,
-      pace: () => store.pace(),
     });
   }
 

@@ -1,5 +1,4 @@
 import { mkdir } from 'node:fs/promises';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { basename, dirname } from 'node:path';
 import type { Checkpointer } from './checkpoint.ts';
 import { CheckpointSchedule } from './checkpoint-schedule.ts';
@@ -22,9 +21,6 @@ import { UndoLog } from './undo-log.ts';
 // What callers import from here (the store's one public face).
 export { SnapshotShapeError, StoreBusyError, StoreFileError, StoreWriteError };
 export type { CollectionMap, Row, Snapshot, StoreFigures, StoreFs, StoreHooks, StoreLayout, StoreOptions, Tx };
-
-/** Journal bytes a paced run of transactions may queue before it waits for the disk (pace()). */
-const JOURNAL_QUEUE_BOUND = 4 << 20;
 
 /**
  * The file store: a checksummed snapshot (`PATH`), a
@@ -145,18 +141,6 @@ export class FileStore<C extends CollectionMap> extends CommittedRows<C> {
   /** Settles once every change applied so far is on disk; rejects (StoreWriteError) when they were refused and taken back. */
   settled(): Promise<void> {
     return this.journal.settled();
-  }
-
-  /**
-   * Paces a long run of transactions (an advance's jobs): a turn of the event loop,
-   * so the journal's writes go on meanwhile, and a wait for the disk once more than
-   * JOURNAL_QUEUE_BOUND bytes are queued behind the write under way. A 30-day
-   * fast-forward (10,000 logs) otherwise queued its whole 58 MB of lines, and
-   * everything they kept alive, until its end: nothing reached the disk before then.
-   */
-  async pace(): Promise<void> {
-    if (this.journal.queuedBytes > JOURNAL_QUEUE_BOUND) await this.journal.settled();
-    else await nextTurn();
   }
 
   async flush(): Promise<void> {

@@ -32,9 +32,8 @@ export interface JournalEvents {
  * append tries the disk again.
  */
 export class Journal {
-  /** Lines as bytes (journalLine), not yet written, and their length. */
+  /** Lines as bytes (journalLine), not yet written. */
   private pending: Buffer[] = [];
-  private pendingBytes = 0;
   private waiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
   private flushing: Promise<void> | null = null;
   /** Lines appended since markRotation(): what the journal keeps when it is rotated. */
@@ -69,7 +68,6 @@ export class Journal {
   /** Queues a line; the promise settles when it is on disk (or rejects with a StoreWriteError when it was refused). */
   append(line: Buffer): Promise<void> {
     this.pending.push(line);
-    this.pendingBytes += line.length;
     this.sinceMark?.push(line);
     this.lines += 1;
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
@@ -80,7 +78,6 @@ export class Journal {
   /** Queues a line that nobody waits for; it is flushed with the next durable write or at close. */
   appendLazily(line: Buffer): void {
     this.pending.push(line);
-    this.pendingBytes += line.length;
     this.sinceMark?.push(line);
     this.lines += 1;
   }
@@ -96,11 +93,6 @@ export class Journal {
   /** Idle with no lazy line waiting either: the file holds every line appended. */
   drained(): boolean {
     return this.idle() && this.pending.length === 0;
-  }
-
-  /** Bytes of the lines queued behind the write under way (the next batch). */
-  get queuedBytes(): number {
-    return this.pendingBytes;
   }
 
   /** Settles once every durable line queued so far is on disk; rejects when they were refused. */
@@ -178,7 +170,6 @@ export class Journal {
       this.size = bytes.length;
       // Lines appended while the new file was being written go into it next.
       this.pending = kept.slice(lines.length);
-      this.pendingBytes = this.pending.reduce((sum, line) => sum + line.length, 0);
       this.events.durable(unwritten);
       for (const w of covered) w.resolve();
     } finally {
@@ -210,7 +201,6 @@ export class Journal {
       const lines = this.pending;
       const waiters = this.waiters;
       this.pending = [];
-      this.pendingBytes = 0;
       this.waiters = [];
       try {
         if (this.uncut) await this.cutBack();
@@ -252,7 +242,6 @@ export class Journal {
     const refused = [...batchWaiters, ...this.waiters];
     const count = batchLines + this.pending.length;
     this.pending = [];
-    this.pendingBytes = 0;
     this.waiters = [];
     this.lines -= count;
     if (this.sinceMark) this.sinceMark.length = Math.max(0, this.sinceMark.length - count);

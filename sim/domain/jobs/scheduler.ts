@@ -53,15 +53,7 @@ export function unschedule(tx: StoreTx, kind: string, ref: string): void {
 export interface SchedulerOptions {
   /** Jobs one advance may run before it is refused as a runaway (tests lower it). */
   maxJobsPerAdvance?: number;
-  /**
-   * Awaited after every PACE_EVERY_JOBS jobs of an advance: the store's writes (and
-   * other requests) go on meanwhile, and it waits when the disk falls behind.
-   */
-  pace?: () => Promise<void>;
 }
-
-/** Jobs an advance runs between two calls of `pace` (a few milliseconds of work). */
-export const PACE_EVERY_JOBS = 64;
 
 /** The runaway bound of one advance; see drain(). */
 const MAX_JOBS_PER_ADVANCE = 2_000_000;
@@ -76,7 +68,6 @@ export class Scheduler {
   private running: Promise<unknown> = Promise.resolve();
   private pending = 0;
   private readonly maxJobs: number;
-  private readonly pace: (() => Promise<void>) | null;
 
   /** Whether an advance is under way or waiting (a delivery job may be awaiting a receiver). */
   get isBusy(): boolean {
@@ -88,7 +79,6 @@ export class Scheduler {
     options: SchedulerOptions = {},
   ) {
     this.maxJobs = options.maxJobsPerAdvance ?? MAX_JOBS_PER_ADVANCE;
-    this.pace = options.pace ?? null;
     for (const job of deps.store.all('jobs')) this.heap.push(job);
   }
 
@@ -156,12 +146,7 @@ export class Scheduler {
    */
   private async drain(targetMs: number): Promise<Advanced> {
     const processed: ProcessedJob[] = [];
-    let paced = 0;
     for (;;) {
-      if (this.pace && processed.length - paced >= PACE_EVERY_JOBS) {
-        paced = processed.length;
-        await this.pace();
-      }
       const job = this.next();
       if (!job || job.dueAtMs > targetMs) break;
       if (processed.length >= this.maxJobs) {
