@@ -24,7 +24,7 @@ export class CheckpointSchedule {
     this.dueAtLine = this.afterLines;
   }
 
-  /** Whether a journal of `lines` lines and `journalBytes` bytes, beside a snapshot of `snapshotBytes`, calls for a checkpoint. */
+  /** Whether a journal of `lines` lines and `journalBytes` characters, beside a snapshot of `snapshotBytes`, calls for a checkpoint. */
   due(lines: number, journalBytes: number, snapshotBytes: number): boolean {
     return lines >= this.dueAtLine || (lines >= this.sizeTriggerFromLine && journalBytes >= Math.max(this.afterBytes, snapshotBytes));
   }

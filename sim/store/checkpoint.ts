@@ -43,7 +43,7 @@ export class Checkpointer {
   generation = 0;
   /** The generation of the journal on disk; the next checkpoint starts the next one. */
   journalGeneration = 0;
-  /** Bytes in the journal file and in the last snapshot written (or read): what the size trigger compares. */
+  /** Characters in the journal file and bytes of the last snapshot written (or read): what the size trigger compares. */
   journalBytes = 0;
   snapshotBytes = 0;
   constructor(

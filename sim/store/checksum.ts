@@ -28,22 +28,6 @@ export function frame(objectText: string): string {
 }
 
 /**
- * frame(objectText) and a newline, as the bytes written to disk: the text is
- * encoded once, into a buffer the checksum is taken over in place. A journal
- * line is kept as bytes until it is on disk; as a string it stayed in the
- * collector's young space and was copied at every scavenge (a fast-forward
- * queues tens of megabytes of lines).
- */
-export function frameLine(objectText: string): Buffer {
-  const bodyLength = Buffer.byteLength(objectText) - 1;
-  const line = Buffer.allocUnsafe(bodyLength + FRAME_SUFFIX_LENGTH + 1);
-  // All but the closing brace (one byte): exactly bodyLength bytes.
-  line.write(objectText, 0, bodyLength, 'utf8');
-  line.write(`${FIELD}${hex(crc32(line.subarray(0, bodyLength)))}${CLOSE}\n`, bodyLength, 'latin1');
-  return line;
-}
-
-/**
  * Whether `bytes[start, end)` is a framed object whose checksum matches
  * ('ok'), one whose checksum does not ('damaged'), or text with no checksum
  * field at its end ('unframed': a store written before checksums, or damage

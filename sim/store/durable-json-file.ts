@@ -41,16 +41,16 @@ export class DurableJsonFile<T> implements Adapter<T> {
 export const temporaryOf = (path: string) => join(dirname(path), `.${basename(path)}.tmp`);
 
 /**
- * Writes `text` (or bytes) to `path` whole or not at all. A write that throws (a full disk)
+ * Writes `text` to `path` whole or not at all. A write that throws (a full disk)
  * leaves `path` as it was and takes its temporary file away, so the space it
  * took is given back.
  */
-export async function writeFileDurably(path: string, text: string | Buffer, fs: StoreFs = nodeStoreFs): Promise<void> {
+export async function writeFileDurably(path: string, text: string, fs: StoreFs = nodeStoreFs): Promise<void> {
   const temporary = temporaryOf(path);
   let handle: FileHandle | null = null;
   try {
     handle = await fs.open(temporary, 'w');
-    await writeAll(handle, typeof text === 'string' ? Buffer.from(text) : text, 0, temporary);
+    await writeAll(handle, Buffer.from(text), 0, temporary);
     await handle.sync();
     await handle.close();
     handle = null;

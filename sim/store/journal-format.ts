@@ -1,4 +1,4 @@
-import { checkFrame, frame, frameLine } from './checksum.ts';
+import { checkFrame, frame } from './checksum.ts';
 import { StoreFileError } from './store-file-error.ts';
 
 /**
@@ -29,15 +29,12 @@ export interface JournalHeader {
 
 export const journalHeader = (journal: number, after: number): string => `${frame(JSON.stringify({ journal, after }))}\n`;
 
-/** One entry's line, as bytes (frameLine). */
-export const journalLine = (entry: JournalEntry): Buffer => frameLine(JSON.stringify(entry));
+export const journalLine = (entry: JournalEntry): string => `${frame(JSON.stringify(entry))}\n`;
 
 /** The sequence number of a journalLine, read from its first field without parsing the rest. */
-export function seqOf(line: Buffer): number {
-  // A sequence number has at most 16 digits: the first 40 bytes hold it.
-  const head = line.toString('latin1', 0, 40);
-  const match = /^\{"s":(\d+)[,}]/.exec(head);
-  if (!match) throw new Error(`not a journal entry: ${head}`);
+export function seqOf(line: string): number {
+  const match = /^\{"s":(\d+)[,}]/.exec(line);
+  if (!match) throw new Error(`not a journal entry: ${line.slice(0, 40)}`);
   return Number(match[1]);
 }
 

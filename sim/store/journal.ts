@@ -32,12 +32,11 @@ export interface JournalEvents {
  * append tries the disk again.
  */
 export class Journal {
-  /** Lines as bytes (journalLine), not yet written. */
-  private pending: Buffer[] = [];
+  private pending: string[] = [];
   private waiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
   private flushing: Promise<void> | null = null;
   /** Lines appended since markRotation(): what the journal keeps when it is rotated. */
-  private sinceMark: Buffer[] | null = null;
+  private sinceMark: string[] | null = null;
   private paused = false;
   /** Bytes known to be on disk: where the file is cut back to after a refused batch. */
   private size: number;
@@ -66,7 +65,7 @@ export class Journal {
   }
 
   /** Queues a line; the promise settles when it is on disk (or rejects with a StoreWriteError when it was refused). */
-  append(line: Buffer): Promise<void> {
+  append(line: string): Promise<void> {
     this.pending.push(line);
     this.sinceMark?.push(line);
     this.lines += 1;
@@ -76,7 +75,7 @@ export class Journal {
   }
 
   /** Queues a line that nobody waits for; it is flushed with the next durable write or at close. */
-  appendLazily(line: Buffer): void {
+  appendLazily(line: string): void {
     this.pending.push(line);
     this.sinceMark?.push(line);
     this.lines += 1;
@@ -145,7 +144,7 @@ export class Journal {
       const covered = this.waiters;
       this.waiters = [];
       const temporary = temporaryOf(this.path);
-      const bytes = Buffer.concat([Buffer.from(header), ...lines]);
+      const bytes = Buffer.from(header + lines.join(''));
       let next: FileHandle | null = null;
       try {
         next = await this.fs.open(temporary, 'w');
@@ -205,7 +204,7 @@ export class Journal {
       try {
         if (this.uncut) await this.cutBack();
         if (lines.length > 0) {
-          const bytes = Buffer.concat(lines);
+          const bytes = Buffer.from(lines.join(''));
           // At the flushed length, not the file's position: after a cut-back the
           // position of a handle not opened to append (a rotated journal's) is past the end.
           await writeAll(this.handle, bytes, this.size, this.path);

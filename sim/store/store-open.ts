@@ -78,7 +78,7 @@ export async function settleStoreFiles(paths: StorePaths, found: StoreFiles, arc
   } else {
     // A new store, one from before checksums, or a checkpoint stopped between its snapshot and its journal: the
     // journal is written whole as the one the snapshot expects, so it is never one whose emptying would go unseen.
-    await writeFileDurably(paths.journal, Buffer.concat([Buffer.from(journalHeader(generation, file.seq)), ...entries.map((e) => journalLine(e.m ? { s: e.s, o: e.o, m: e.m } : { s: e.s, o: e.o }))]), fs);
+    await writeFileDurably(paths.journal, journalHeader(generation, file.seq) + entries.map((e) => journalLine(e.m ? { s: e.s, o: e.o, m: e.m } : { s: e.s, o: e.o })).join(''), fs);
   }
   return generation;
 }
