@@ -53,6 +53,12 @@ const NEXT = stepSuffix('next');
 export type TokenAlphabet = 'url' | 'hex' | 'digits';
 const ALPHABETS: Record<TokenAlphabet, string> = { url: urlAlphabet, hex: '0123456789abcdef', digits: '0123456789' };
 
+/** A position in the stream (SeededRandom.mark). */
+export interface RandomMark {
+  readonly state: Buffer;
+  readonly counter: number;
+}
+
 export class SeededRandom {
   private state!: Buffer;
   private counter!: number;
@@ -68,6 +74,24 @@ export class SeededRandom {
   restore(state: RandomState): void {
     this.state = Buffer.from(state.state, 'hex');
     this.counter = state.counter;
+  }
+
+  /** Steps taken so far: whether a change drew anything (a change that did not has no state to save). */
+  get position(): number {
+    return this.counter;
+  }
+
+  /**
+   * Where the stream stands, for rewind(), without encoding the state: a step
+   * replaces the state buffer, never writes into it, so holding it is enough.
+   */
+  mark(): RandomMark {
+    return { state: this.state, counter: this.counter };
+  }
+
+  rewind(mark: RandomMark): void {
+    this.state = mark.state;
+    this.counter = mark.counter;
   }
 
   bytes(length: number): Buffer {

