@@ -1,5 +1,6 @@
 import { ApiError, NetworkError, parseRetryAfter } from './errors.ts';
 import { withRetry, type RetryObserver, type RetryOptions, type RetryPolicy } from './retry.ts';
+import { parseJson } from './json-text.ts';
 
 export { ApiError, NetworkError } from './errors.ts';
 
@@ -135,15 +136,6 @@ export function createHttp(options: HttpOptions): Http {
       return policy === 'safe' ? withRetry(attempt, options.retry, request.onRetryWait) : attempt();
     },
   };
-}
-
-function parseJson(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function toApiError(request: HttpRequest, response: Response, body: unknown, text: string): ApiError {

@@ -1,3 +1,5 @@
+import { parseJson } from '../client/json-text.ts';
+
 /** One request of a probe, as sent: the path carries its query already encoded. */
 export interface ProbeRequest {
   method: 'GET' | 'POST';
@@ -49,15 +51,6 @@ export async function exchange(baseUrl: string, key: string, request: ProbeReque
     const cause = (error as { cause?: { code?: string } }).cause;
     // The message names the request, never its headers: they hold the key.
     return { request, status: 0, headers: {}, text: '', body: undefined, sentAt, receivedAt: now(), failure: `${request.method} ${request.path} got no answer (${cause?.code ?? (error as Error).name})` };
-  }
-}
-
-function parseJson(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }
 
