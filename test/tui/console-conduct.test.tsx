@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startConsole, type ConsoleHarness } from './console-harness.tsx';
+import { quoteDemoAgent, startConsole, type ConsoleHarness } from './console-harness.tsx';
 
 /**
  * Issue 26: the console passes its own conduct report. A run bought and followed with
@@ -14,13 +14,7 @@ afterEach(() => h?.close());
 describe("the console's own conduct", () => {
   it('a run followed with the clock keys, then the report for the console key has no failed rule', async () => {
     h = await startConsole();
-    await h.waitForFrame('Balances');
-    h.press('2');
-    await h.waitForFrame('64 agents · page 1/7');
-    h.press('d');
-    await h.waitForFrame((f) => f.includes('Token Research Agent') && f.includes('q quote'));
-    h.press('q');
-    await h.waitForFrame('expires in 4:00');
+    await quoteDemoAgent(h);
     h.press('a');
     await h.waitForFrame('acceptedContractHash');
     h.press('y');

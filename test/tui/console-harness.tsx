@@ -124,3 +124,14 @@ export async function startConsole(
     },
   };
 }
+
+/** From the key screen to the demo agent's first quote: 2 (catalog), d (demo agent), q. The frame showing the quote. */
+export async function quoteDemoAgent(h: ConsoleHarness): Promise<string> {
+  await h.waitForFrame('Balances');
+  h.press('2');
+  await h.waitForFrame('64 agents · page 1/7');
+  h.press('d');
+  await h.waitForFrame((f) => f.includes('Token Research Agent') && f.includes('q quote'));
+  h.press('q');
+  return h.waitForFrame('expires in 4:00');
+}

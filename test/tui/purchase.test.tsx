@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatProfileAmount } from '../../src/tui/amount.ts';
-import { KEYS, startConsole, type ConsoleHarness } from './console-harness.tsx';
+import { KEYS, quoteDemoAgent as toDemoQuote, startConsole, type ConsoleHarness } from './console-harness.tsx';
 import { amountRow } from './table-rows.ts';
 
 /**
@@ -12,16 +12,10 @@ import { amountRow } from './table-rows.ts';
 let h: ConsoleHarness;
 afterEach(() => h?.close());
 
-/** From the key screen to the demo agent's first quote: 2, then d (demo agent), then q. */
+/** A console of its own, on the demo agent's first quote (console-harness.tsx). */
 async function quoteDemoAgent(): Promise<string> {
   h = await startConsole();
-  await h.waitForFrame('Balances');
-  h.press('2');
-  await h.waitForFrame('64 agents · page 1/7');
-  h.press('d');
-  await h.waitForFrame((f) => f.includes('Token Research Agent') && f.includes('q quote'));
-  h.press('q');
-  return h.waitForFrame('expires in 4:00');
+  return toDemoQuote(h);
 }
 
 async function acceptQuote(): Promise<string> {
