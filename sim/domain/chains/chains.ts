@@ -116,9 +116,9 @@ export function logsBetween(deps: ChainDeps, tx: Pick<StoreTx, 'get' | 'written'
   return out;
 }
 
-/** The first block ≥ from that holds logs (removed ones too: a reorg never empties the set), or null; this transaction's writes included. */
-export function nextLogBlock(deps: ChainDeps, tx: Pick<StoreTx, 'written'>, chain: string, from: bigint): bigint | null {
-  return deps.monitorIndex.nextLogBlock(tx, chain, from);
+/** The first block ≥ from that holds logs (removed ones too: a reorg never empties the set), at `addresses` when given, or null; this transaction's writes included. */
+export function nextLogBlock(deps: ChainDeps, tx: Pick<StoreTx, 'written'>, chain: string, from: bigint, addresses: readonly string[] | null = null): bigint | null {
+  return deps.monitorIndex.nextLogBlock(tx, chain, from, addresses);
 }
 
 /**

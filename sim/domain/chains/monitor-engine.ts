@@ -3,7 +3,7 @@ import { headOf, hashOf, logsBetween, msUntilBlock, nextLogBlock } from './chain
 import { iso, type StoreTx } from '../context.ts';
 import { queueDeliveries } from '../deliveries/deliveries.ts';
 import { schedule, unschedule } from '../jobs/scheduler.ts';
-import { explain, ruleMatches } from './monitor-rules.ts';
+import { explain, ruleMatches, watchedAddresses } from './monitor-rules.ts';
 import { noteReported } from './monitor-index.ts';
 import { notify } from './notifications.ts';
 import type { ChainLog, MonitorEventRecord, MonitorRecord, MonitorStatus, MonitorTrigger } from './records.ts';
@@ -12,8 +12,9 @@ import type { ChainLog, MonitorEventRecord, MonitorRecord, MonitorStatus, Monito
  * The monitor engine on the virtual clock. A monitor scans windows of
  * windowBlocks blocks; each scanned window spends one tick and one read
  * (eth_getLogs), each trigger run two more reads. Runs of empty windows are
- * accounted in one step and the next tick is scheduled for the window holding
- * the next log, the window that uses up the budget, or endsAt, whichever is
+ * accounted in one step (a window is empty to a monitor when it holds no log at
+ * an address its rules watch) and the next tick is scheduled for the window
+ * holding the next such log, the window that uses up the budget, or endsAt, whichever is
  * first: advancing 30 days costs work per log, not per block or window.
  */
 export const TRIGGER_RPC_COST = 2;
@@ -135,7 +136,7 @@ function nextTickAt(deps: ChainDeps, tx: StoreTx, m: MonitorRecord): number {
   const cursor = BigInt(m.cursorBlock);
   const remaining = BigInt(Math.max(0, Math.min(m.tickBudget - m.ticksUsed, m.rpcBudget - m.rpcUsed)));
   const candidates = [cursor + remaining * w - 1n];
-  const logBlock = nextLogBlock(deps, tx, m.chain, cursor);
+  const logBlock = nextLogBlock(deps, tx, m.chain, cursor, watchedAddresses(m.rules));
   if (logBlock !== null) candidates.push(cursor + ((logBlock - cursor) / w) * w + w - 1n);
   const block = minBig(...candidates);
   return Math.min(deps.clock.now() + msUntilBlock(deps, tx, m.chain, block), Date.parse(m.endsAt));
@@ -153,13 +154,14 @@ export function tickInTx(deps: ChainDeps, tx: StoreTx, monitorId: string): void 
   const expired = deps.clock.now() >= Date.parse(m.endsAt);
   const head = headOf(deps, tx, m.chain);
   const w = BigInt(m.windowBlocks);
+  const watched = watchedAddresses(m.rules);
   for (;;) {
     if (m.ticksUsed >= m.tickBudget) return void endMonitor(deps, tx, m, 'exhausted', 'tickBudget used up');
     if (m.rpcUsed + 1 > m.rpcBudget) return void endMonitor(deps, tx, m, 'exhausted', 'rpcBudget used up');
     const from = BigInt(m.cursorBlock);
     const to = from + w - 1n;
     if (to > head) break;
-    const logBlock = nextLogBlock(deps, tx, m.chain, from);
+    const logBlock = nextLogBlock(deps, tx, m.chain, from, watched);
     if (logBlock !== null && logBlock <= to) {
       m = scanWindow(deps, tx, m, from, to);
       continue;

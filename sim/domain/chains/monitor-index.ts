@@ -5,10 +5,11 @@ import type { ChainLog, MonitorEventRecord } from './records.ts';
 /**
  * In-memory indexes for the monitor engine, derived from the store (never
  * stored themselves):
- * - per chain, the sorted block numbers that hold chain logs (removed ones
- *   included: a reorg marks logs removed, it never deletes them), from the
- *   `chainLogs` collection, so the engine finds the next block with logs and
- *   the logs of a window by binary search;
+ * - per chain, and per chain and log address, the sorted block numbers that
+ *   hold chain logs (removed ones included: a reorg marks logs removed, it
+ *   never deletes them), from the `chainLogs` collection, so the engine finds
+ *   the next block with logs a monitor's rules can match and the logs of a
+ *   window by binary search;
  * - per chain log, the monitor events reported from it (match events, and
  *   trigger events set off by it), in the store's order, so that a rescan
  *   finds what it reported already and a reorg finds what to retract without
@@ -25,12 +26,12 @@ import type { ChainLog, MonitorEventRecord } from './records.ts';
  * (`noteReported`), and check every candidate event through `tx.get`.
  */
 export class MonitorIndex {
-  /** chain → ascending block numbers holding at least one log. */
+  /** chain, and `${chain}:${address}` → ascending block numbers holding at least one log (there). */
   private blocks = new Map<string, bigint[]>();
-  /** `${chain}:${blockNumber}` → number of logs in that block. */
+  /** `${list key}:${blockNumber}` → number of logs that block adds to that list. */
   private perBlock = new Map<string, number>();
-  /** log id → its `${chain}:${blockNumber}` key. */
-  private logs = new Map<string, string>();
+  /** log id → its block and the keys of the two lists it is in. */
+  private logs = new Map<string, { block: bigint; keys: [chain: string, address: string] }>();
   /** chain log id → the events reported from it and their places in the store's order. */
   private fromLog = new Map<string, { ids: string[]; order: number[] }>();
   /** Places handed out so far: the store's order of monitorEvents (rows are never deleted, only retracted). */
@@ -64,15 +65,22 @@ export class MonitorIndex {
     }
   }
 
-  /** The first block ≥ from holding a log on `chain` (this transaction's included), or null. */
-  nextLogBlock(tx: Pick<StoreTx, 'written'>, chain: string, from: bigint): bigint | null {
-    const list = this.blocks.get(chain);
+  /**
+   * The first block ≥ from holding a log on `chain` (this transaction's
+   * included), or null; only logs at `addresses` (lower case) when given.
+   */
+  nextLogBlock(tx: Pick<StoreTx, 'written'>, chain: string, from: bigint, addresses: readonly string[] | null = null): bigint | null {
     let best: bigint | null = null;
-    if (list) {
-      const i = lowerBound(list, from);
-      if (i < list.length) best = list[i];
+    for (const key of addresses === null ? [chain] : addresses.map((a) => `${chain}:${a}`)) {
+      const list = this.blocks.get(key);
+      const i = list ? lowerBound(list, from) : 0;
+      if (list && i < list.length && (best === null || list[i] < best)) best = list[i];
     }
-    for (const n of pendingBlocks(tx, chain)) if (n >= from && (best === null || n < best)) best = n;
+    for (const log of tx.written('chainLogs')) {
+      if (log.chain !== chain || (addresses !== null && !addresses.includes(log.address))) continue;
+      const n = BigInt(log.blockNumber);
+      if (n >= from && (best === null || n < best)) best = n;
+    }
     return best;
   }
 
@@ -122,28 +130,33 @@ export class MonitorIndex {
 
   private addLog(log: ChainLog): void {
     if (this.logs.has(log.id)) return;
-    const key = `${log.chain}:${log.blockNumber}`;
-    this.logs.set(log.id, key);
-    const count = this.perBlock.get(key) ?? 0;
-    this.perBlock.set(key, count + 1);
+    const placed = { block: BigInt(log.blockNumber), keys: [log.chain, `${log.chain}:${log.address}`] as [string, string] };
+    this.logs.set(log.id, placed);
+    for (const key of placed.keys) this.addBlock(key, placed.block);
+  }
+
+  private addBlock(key: string, n: bigint): void {
+    const count = this.perBlock.get(`${key}:${n}`) ?? 0;
+    this.perBlock.set(`${key}:${n}`, count + 1);
     if (count > 0) return;
-    const n = BigInt(log.blockNumber);
-    let list = this.blocks.get(log.chain);
-    if (!list) this.blocks.set(log.chain, (list = []));
+    let list = this.blocks.get(key);
+    if (!list) this.blocks.set(key, (list = []));
     if (list.length === 0 || list[list.length - 1] < n) list.push(n);
     else list.splice(lowerBound(list, n), 0, n);
   }
 
   private removeLog(id: string): void {
-    const key = this.logs.get(id);
-    if (key === undefined) return;
+    const placed = this.logs.get(id);
+    if (placed === undefined) return;
     this.logs.delete(id);
-    const count = (this.perBlock.get(key) ?? 1) - 1;
-    if (count > 0) return void this.perBlock.set(key, count);
-    this.perBlock.delete(key);
-    const sep = key.lastIndexOf(':');
-    const list = this.blocks.get(key.slice(0, sep));
-    const n = BigInt(key.slice(sep + 1));
+    for (const key of placed.keys) this.removeBlock(key, placed.block);
+  }
+
+  private removeBlock(key: string, n: bigint): void {
+    const count = (this.perBlock.get(`${key}:${n}`) ?? 1) - 1;
+    if (count > 0) return void this.perBlock.set(`${key}:${n}`, count);
+    this.perBlock.delete(`${key}:${n}`);
+    const list = this.blocks.get(key);
     if (!list) return;
     const i = lowerBound(list, n);
     if (list[i] === n) list.splice(i, 1);

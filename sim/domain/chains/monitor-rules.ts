@@ -44,6 +44,23 @@ export function ruleMatches(rule: MonitorRule, log: ChainLog): boolean {
   }
 }
 
+/**
+ * The log addresses a monitor's rules can match (lower case), or null when a
+ * rule names none (every rule of spec 4.11 names its contract, token or pool;
+ * null keeps a rule without one matching anywhere). A window holding logs only
+ * at other addresses is empty to the monitor, as an eth_getLogs filtered on
+ * these addresses would find it.
+ */
+export function watchedAddresses(rules: readonly MonitorRule[]): string[] | null {
+  const out = new Set<string>();
+  for (const rule of rules) {
+    const named = [rule.token, rule.pool, rule.contract, ...((rule.tokens as unknown[] | undefined) ?? [])].filter((a): a is string => typeof a === 'string');
+    if (named.length === 0) return null;
+    for (const address of named) out.add(address.toLowerCase());
+  }
+  return [...out];
+}
+
 export function explain(rule: MonitorRule, log: ChainLog): string {
   const args = Object.entries(log.args).map(([k, v]) => `${k}=${v}`).join(', ');
   return `Rule ${rule.id} (${rule.type}) matched ${log.event} on ${log.address} in block ${log.blockNumber}${args ? ` (${args})` : ''}.`;
