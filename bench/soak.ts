@@ -22,8 +22,6 @@
  * counted pages the collector was giving back.
  */
 import { stat } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -36,6 +34,7 @@ import { createDestination, subscribe, verifyDestination } from '../sim/domain/d
 import { wakeMonitors } from '../sim/domain/chains/index.ts';
 import { createMonitor } from '../sim/domain/chains/index.ts';
 import { builtProgram, log, removeDir, row, runNode, tempDir, type Row } from './helpers.ts';
+import { startReceiver } from './receiver.ts';
 
 export const HOURS = [1, 6, 24] as const;
 /** One transfer on base every this many simulated seconds: 2,880 a day, each an event of all 5 monitors. */
@@ -85,26 +84,9 @@ export async function measureSoak(): Promise<Soak> {
     const result = await runNode<Soak>(builtProgram('soak'), ['--child', receiver.url, dir], { timeoutMs: DEADLINE_MS });
     return { ...result, deliveries: receiver.deliveries() };
   } finally {
-    await new Promise<void>((resolve) => receiver.server.close(() => resolve()));
+    await receiver.close();
     await removeDir(dir);
   }
-}
-
-/** Answers every delivery 200, echoing an ownership challenge; counts what it got. */
-async function startReceiver(): Promise<{ server: Server; url: string; deliveries(): number }> {
-  let deliveries = 0;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') as { type?: string; challenge?: string } | null;
-      const challenge = body?.type === 'service.destination.verification' ? body.challenge : undefined;
-      if (challenge === undefined) deliveries += 1;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(challenge === undefined ? { received: true } : { challenge }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/inbox`, deliveries: () => deliveries };
 }
 
 /** Readings of the resident set after a collection agree within this when nothing is left to give back. */
