@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALICE, BOB, CAROL, EPOCH_MS, TOKEN, advance, chainHead, cleanupAfterEach, createMonitor, deliverySetup, detail, ethKey, expectedSignature, mine, notifications, reorg, start, transfer, UUID, waitFor } from './support.ts';
+import { ALICE, BOB, CAROL, EPOCH_MS, OTHER_TOKEN, TOKEN, advance, chainHead, cleanupAfterEach, createMonitor, deliverySetup, detail, ethKey, expectedSignature, mine, notifications, reorg, start, transfer, UUID, waitFor } from './support.ts';
 
 /** Chains, the monitor engine's accounting, statuses, reorgs, caps, notifications, chain scripts. */
 
@@ -90,6 +90,26 @@ describe('monitor engine accounting', () => {
       expect.objectContaining({ fromBlock: String(start0), toBlock: String(start0 + 49n), windows: 5, logsMatched: 0, logsDropped: 0, rpcUsed: 5 }),
     ]);
     expect(d.monitor).toMatchObject({ ticksUsed: 6, rpcUsed: 6, nextBlock: String(start0 + 60n), status: 'active' });
+  });
+
+  it('a window holding logs only at addresses no rule watches is empty to the monitor: accounted with the empty run before the next watched log, the same ticks and reads', async () => {
+    const sim = await start();
+    const { key } = ethKey(sim);
+    const monitor = await createMonitor(sim, key, { windowBlocks: 10 });
+    const start0 = BigInt(monitor.startBlock);
+    // Transfers of another token in blocks start+0 and start+20, then one of the watched token in start+40.
+    await mine(sim, 'base', [transfer(ALICE, BOB, '5', OTHER_TOKEN)], 20);
+    await mine(sim, 'base', [transfer(BOB, CAROL, '6', OTHER_TOKEN)], 20);
+    await mine(sim, 'base', [transfer(CAROL, ALICE, '7')], 10);
+    // Mining lets the monitor look: the window holding the watched log is complete now.
+    const d = await detail(sim, key, monitor.id);
+    expect(d.events.map((e: { fields: { value: string } }) => e.fields.value)).toEqual(['7']);
+    // Scanned one by one, the other token's windows would be rows of their own (start+0 and start+20).
+    expect(d.windows).toEqual([
+      expect.objectContaining({ fromBlock: String(start0 + 40n), toBlock: String(start0 + 49n), windows: 1, logsMatched: 1, rpcUsed: 1 }),
+      expect.objectContaining({ fromBlock: String(start0), toBlock: String(start0 + 39n), windows: 4, logsMatched: 0, rpcUsed: 4 }),
+    ]);
+    expect(d.monitor).toMatchObject({ ticksUsed: 5, rpcUsed: 5, nextBlock: String(start0 + 50n) });
   });
 
   it('a startBlock in the past is caught up at creation', async () => {
