@@ -3,7 +3,7 @@ import { seedDemo, type DemoCredential } from '../../sim/domain/demo.ts';
 
 export { StoreFileError } from '../../sim/store/store-file-error.ts';
 export type { BuiltSimulator } from '../../sim/app.ts';
-export type { Simulator } from '../../sim/simulator.ts';
+export type { Simulator, SimulatorSnapshot } from '../../sim/simulator.ts';
 export type { DemoCredential } from '../../sim/domain/demo.ts';
 export type { Environment } from '../../sim/domain/keys/index.ts';
 

@@ -97,6 +97,28 @@ describe('startUnderstudy', () => {
     expect(await collections()).toEqual(atStart);
   });
 
+  it('reset() hands the store the same starting rows each time: a purchase after each of several resets runs the same and leaves them as they were', async () => {
+    const u = await start();
+    const collections = async () => ((await (await fetch(`${u.controlUrl}/snapshot`)).json()) as { store: { collections: unknown } }).store.collections;
+    const atStart = await collections();
+    const purchase = async () => {
+      const listing = (await u.v1.listAgents({ q: 'Token Research Agent', limit: 10 })).agents.find((a) => a.name === 'Token Research Agent')!;
+      const quote = await u.v1.createQuote('custody', { listingId: listing.listingId, input: { chain: 'ethereum', address: `0x${'ab'.repeat(20)}` } });
+      const accepted = await u.v1.acceptQuote('custody', quote.id, { acceptedContractHash: quote.contractHash, idempotencyKey: 'reset-purchase-1' });
+      await u.clock.advance(600);
+      const billing = await u.v1.billing('custody', accepted.run.id);
+      return { quote: quote.id, run: accepted.run.id, status: (await u.v1.getRun(accepted.run.id)).run.status, billing: billing.status, charged: billing.settlement?.chargedAtomic };
+    };
+    const first = await purchase();
+    expect(first.billing).toBe('settled');
+    for (let i = 0; i < 3; i += 1) {
+      await u.reset();
+      expect(await collections()).toEqual(atStart);
+      // The rows the store was handed are the same objects each time; a purchase that changed one in place would differ here or fail.
+      expect(await purchase()).toEqual(first);
+    }
+  });
+
   it('grades per test: reset() empties the conduct report and restarts the chaos plan, as POST /sim/reset does', async () => {
     const u = await start({ chaos: { name: 'first-read-fails', plan: [{ group: 'read', nth: 1, fault: 'internal-error' }] } });
     expect(await statusOf(u.v1.getRun('00000000-0000-4000-8000-000000000000'))).toBe(404);
