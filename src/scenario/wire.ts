@@ -1,5 +1,6 @@
 import { ApiError, createHttp, type Http } from '../client/http.ts';
 import { DEFAULT_RETRY } from '../client/retry.ts';
+import { nodeHttpFetch } from './node-http-fetch.ts';
 
 // A scenario states what happens; a retry would hide a refusal it means to show.
 const NO_RETRY = { ...DEFAULT_RETRY, retries: 0 };
@@ -8,7 +9,8 @@ const NO_RETRY = { ...DEFAULT_RETRY, retries: 0 };
  * What the typed client cannot do for a scenario: send a call's own `headers`
  * (a session cookie, a malformed Authorization) and keep the headers of an
  * error answer (ApiError keeps only Retry-After). Each Http made here sends
- * through a fetch that adds the step's headers and records the last answer's.
+ * through a fetch that adds the step's headers and records the last answer's,
+ * over node:http (node-http-fetch.ts says why).
  */
 interface Wire {
   extraHeaders: Record<string, string>;
@@ -19,7 +21,7 @@ const wires = new WeakMap<Http, Wire>();
 export function httpFor(baseUrl: string, key?: string): Http {
   const wire: Wire = { extraHeaders: {}, lastHeaders: null };
   const wiredFetch: typeof fetch = async (input, init) => {
-    const response = await fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...wire.extraHeaders } });
+    const response = await nodeHttpFetch(input, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...wire.extraHeaders } });
     wire.lastHeaders = response.headers;
     return response;
   };
