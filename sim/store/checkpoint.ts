@@ -80,7 +80,7 @@ export class Checkpointer {
     // The snapshot may only hold what the journal holds: the lines of the state
     // captured above must be on disk (or refused, and this checkpoint with them)
     // before the snapshot commits it.
-    const captured = journal.flushAll();
+    const captured = journal.settled();
     // Awaited below, after the archive's append; a refusal meanwhile is not unhandled.
     captured.catch(() => undefined);
     const previous = this.archive;

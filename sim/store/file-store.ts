@@ -121,17 +121,12 @@ export class FileStore<C extends CollectionMap> extends CommittedRows<C> {
       const metaOps = [...tx.metaOverlay];
       if (ops.length > 0 || metaOps.length > 0) {
         if (this.replacing) throw new StoreBusyError(this.path);
-        this.apply(ops, metaOps, true);
+        this.apply(ops, metaOps);
       }
       return result;
     } finally {
       this.inTransaction = false;
     }
-  }
-
-  /** Writes that need not be waited for (request log, usage counters): journaled lazily. */
-  record(ops: JournalOp[], metaOps: Array<[string, unknown]> = []): void {
-    this.apply(ops, metaOps, false);
   }
 
   /** Whether every durable change applied so far is already on disk (settled() would resolve at once). */
@@ -145,7 +140,7 @@ export class FileStore<C extends CollectionMap> extends CommittedRows<C> {
   }
 
   async flush(): Promise<void> {
-    await this.journal.flushAll();
+    await this.journal.settled();
   }
 
   /**
@@ -173,7 +168,7 @@ export class FileStore<C extends CollectionMap> extends CommittedRows<C> {
   /**
    * Writes what is queued, checkpoints and lets go of the files. A disk that
    * refuses the last writes does not stop it: what was acknowledged is in the
-   * journal already (a refused lazy line is taken back like any other), and a
+   * journal already (a refused line is taken back like any other), and a
    * checkpoint that cannot be written leaves the files it started from, which
    * open with all of it. What could not be written is returned, for the log.
    */
@@ -182,7 +177,7 @@ export class FileStore<C extends CollectionMap> extends CommittedRows<C> {
     const note = (error: unknown) => {
       problem ??= error instanceof StoreWriteError ? error : new StoreWriteError(this.path, error);
     };
-    await this.journal.flushAll().catch(note);
+    await this.journal.settled().catch(note);
     await this.checkpoint().catch(note);
     await this.journal.close().catch(note);
     await this.checkpointer.archive?.close();
@@ -229,7 +224,7 @@ export class FileStore<C extends CollectionMap> extends CommittedRows<C> {
     };
     // Files nothing reads back (a library's temporary store) are left for the next checkpoint to write.
     if (this.fs.neverReopened) return promote();
-    while (!this.journal.drained()) await this.journal.flushAll();
+    while (!this.journal.idle()) await this.journal.settled();
     await this.checkpointer.run(true, { memory: next, meta: this.metaOf(next), promote });
   }
 
@@ -261,15 +256,13 @@ export class FileStore<C extends CollectionMap> extends CommittedRows<C> {
     return meta;
   }
 
-  private apply(ops: JournalOp[], metaOps: Array<[string, unknown]>, durable: boolean): void {
+  private apply(ops: JournalOp[], metaOps: Array<[string, unknown]>): void {
     this.undo.apply(this.memory, ops, metaOps);
     // Every change of seq has its line: the journal's order is checked by seq (entriesAfter).
     const seq = this.memory.seq;
     const line = journalLine(metaOps.length > 0 ? { s: seq, o: ops, m: metaOps } : { s: seq, o: ops });
-    if (durable) {
-      // The returned promise is awaited through settled(); a failure is kept by the journal.
-      this.journal.append(line).catch(() => undefined);
-    } else this.journal.appendLazily(line);
+    // The returned promise is awaited through settled(); a failure is kept by the journal.
+    this.journal.append(line).catch(() => undefined);
     const sizes = this.checkpointer;
     sizes.journalBytes += line.length;
     // A failed one is tried again later (CheckpointSchedule).

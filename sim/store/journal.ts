@@ -74,34 +74,17 @@ export class Journal {
     return done;
   }
 
-  /** Queues a line that nobody waits for; it is flushed with the next durable write or at close. */
-  appendLazily(line: string): void {
-    this.pending.push(line);
-    this.sinceMark?.push(line);
-    this.lines += 1;
-  }
-
   /**
-   * Nothing is being written: every durable line queued so far is on disk, so
+   * Nothing is being written: every line queued so far is on disk, so
    * settled() would resolve at once (the synchronous fast path).
    */
   idle(): boolean {
     return this.flushing === null && !this.paused && this.waiters.length === 0;
   }
 
-  /** Idle with no lazy line waiting either: the file holds every line appended. */
-  drained(): boolean {
-    return this.idle() && this.pending.length === 0;
-  }
-
-  /** Settles once every durable line queued so far is on disk; rejects when they were refused. */
+  /** Settles once every line queued so far is on disk; rejects when they were refused. */
   async settled(): Promise<void> {
     if (!this.idle()) await this.nextFlush();
-  }
-
-  /** Settles once every line queued so far, lazy ones included, is on disk. */
-  async flushAll(): Promise<void> {
-    if (!this.drained()) await this.nextFlush();
   }
 
   private nextFlush(): Promise<void> {
@@ -180,7 +163,7 @@ export class Journal {
   /** Writes what is queued and closes the file; a refused last batch still closes it. */
   async close(): Promise<void> {
     try {
-      await this.flushAll();
+      await this.settled();
     } finally {
       await this.handle.close();
       await this.acknowledged?.close();
