@@ -6,7 +6,7 @@ import { createClient } from '../../src/client/index.ts';
 import { App } from '../../src/tui/app.tsx';
 import { createConsoleStore } from '../../src/tui/state/store.ts';
 import { listen, startSimulator, type TestSimulator } from '../helpers/simulator.ts';
-import { KEYS, startConsole, type ConsoleHarness } from './console-harness.tsx';
+import { KEYS, quoteDemoAgent, startConsole, type ConsoleHarness } from './console-harness.tsx';
 
 /**
  * Keys typed faster than the console reads them reach it as one input event
@@ -56,13 +56,7 @@ describe('Backspace bursts in text fields', () => {
   it('a quote form value: a burst of Backspaces (and ctrl+h) erases', async () => {
     const harness = await startConsole();
     h = harness;
-    await harness.waitForFrame('Balances');
-    harness.press('2');
-    await harness.waitForFrame('64 agents · page 1/7');
-    harness.press('d');
-    await harness.waitForFrame((f) => f.includes('Token Research Agent') && f.includes('q quote'));
-    harness.press('q');
-    await harness.waitForFrame('expires in 4:00');
+    await quoteDemoAgent(harness);
     harness.press('e');
     await harness.waitForFrame('Quote builder · Token Research Agent');
     harness.press(KEYS.down, KEYS.enter);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatProfileAmount } from '../../src/tui/amount.ts';
 import { messageWithUnits } from '../../src/tui/message-amounts.ts';
 import { receiptLines } from '../../src/tui/screens/detail-lines.ts';
-import { KEYS, startConsole, type ConsoleHarness } from './console-harness.tsx';
+import { KEYS, quoteDemoAgent, startConsole, type ConsoleHarness } from './console-harness.tsx';
 import { settlementRows } from './table-rows.ts';
 
 /**
@@ -45,13 +45,7 @@ describe('money shown one way', () => {
 
   it('shows the quote, the timeline, the billing, the receipt and the ledger lines in units, with the exact atomic strings where support compares', async () => {
     h = await startConsole();
-    await h.waitForFrame('Balances');
-    h.press('2');
-    await h.waitForFrame('64 agents');
-    h.press('d');
-    await h.waitForFrame((f) => f.includes('Token Research Agent') && f.includes('q quote'));
-    h.press('q');
-    const quoteFrame = await h.waitForFrame('expires in 4:00');
+    const quoteFrame = await quoteDemoAgent(h);
     const quote = h.store.getState().quote.quote!;
     expect(quoteFrame).toContain(`Maximum debit     ${exact(quote.maximumBuyerDebitAtomic)}`);
     expect(quoteFrame).toContain(`creator credit  ${exact(quote.creatorCreditAtomic!)}`);
