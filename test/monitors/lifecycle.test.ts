@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALICE, BOB, CAROL, EPOCH_MS, OTHER_TOKEN, TOKEN, advance, chainHead, cleanupAfterEach, createMonitor, deliverySetup, detail, ethKey, expectedSignature, mine, notifications, reorg, start, transfer, UUID, waitFor } from './support.ts';
+import { ALICE, BOB, CAROL, EPOCH_MS, OTHER_TOKEN, TOKEN, transferRule, advance, chainHead, cleanupAfterEach, createMonitor, deliverySetup, detail, ethKey, expectedSignature, mine, notifications, reorg, start, transfer, UUID, waitFor } from './support.ts';
 
 /** Chains, the monitor engine's accounting, statuses, reorgs, caps, notifications, chain scripts. */
 
@@ -95,7 +95,8 @@ describe('monitor engine accounting', () => {
   it('a window holding logs only at addresses no rule watches is empty to the monitor: accounted with the empty run before the next watched log, the same ticks and reads', async () => {
     const sim = await start();
     const { key } = ethKey(sim);
-    const monitor = await createMonitor(sim, key, { windowBlocks: 10 });
+    // The rule names its token in upper case; logs are compared without case.
+    const monitor = await createMonitor(sim, key, { windowBlocks: 10, rules: [transferRule({ token: TOKEN.toUpperCase().replace('0X', '0x') })] });
     const start0 = BigInt(monitor.startBlock);
     // Transfers of another token in blocks start+0 and start+20, then one of the watched token in start+40.
     await mine(sim, 'base', [transfer(ALICE, BOB, '5', OTHER_TOKEN)], 20);

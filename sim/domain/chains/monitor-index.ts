@@ -77,7 +77,7 @@ export class MonitorIndex {
       if (list && i < list.length && (best === null || list[i] < best)) best = list[i];
     }
     for (const log of tx.written('chainLogs')) {
-      if (log.chain !== chain || (addresses !== null && !addresses.includes(log.address))) continue;
+      if (log.chain !== chain || (addresses !== null && !addresses.includes(log.address.toLowerCase()))) continue;
       const n = BigInt(log.blockNumber);
       if (n >= from && (best === null || n < best)) best = n;
     }
@@ -130,7 +130,8 @@ export class MonitorIndex {
 
   private addLog(log: ChainLog): void {
     if (this.logs.has(log.id)) return;
-    const placed = { block: BigInt(log.blockNumber), keys: [log.chain, `${log.chain}:${log.address}`] as [string, string] };
+    // Lower case as rules are compared (a log imported in a snapshot keeps the case it was written in).
+    const placed = { block: BigInt(log.blockNumber), keys: [log.chain, `${log.chain}:${log.address.toLowerCase()}`] as [string, string] };
     this.logs.set(log.id, placed);
     for (const key of placed.keys) this.addBlock(key, placed.block);
   }
