@@ -132,8 +132,16 @@ describe('screens', () => {
   it('on a realtime clock, rereads with the key at most every 10 s by default (its budget is 60 requests a minute)', async () => {
     h = await startConsole({ clock: 'realtime', clockRefreshMs: 50 });
     await h.waitForFrame('Balances');
-    // Twenty clock ticks on the key screen, whose reread asks GET /v1/buyer/key.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Twenty clock ticks on the key screen (each a read of the clock, stored), whose reread asks GET /v1/buyer/key.
+    await new Promise<void>((resolve) => {
+      let ticks = 0;
+      const stop = h!.store.subscribe((state, previous) => {
+        if (state.clock !== previous.clock && ++ticks === 20) {
+          stop();
+          resolve();
+        }
+      });
+    });
     const asked = (await h.client.sim.requests()).filter((r) => r.method === 'GET' && r.route === '/v1/buyer/key');
     expect(asked.length).toBeGreaterThanOrEqual(1);
     expect(asked.length).toBeLessThanOrEqual(2);
