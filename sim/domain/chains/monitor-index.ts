@@ -30,8 +30,8 @@ export class MonitorIndex {
   private blocks = new Map<string, bigint[]>();
   /** `${list key}:${blockNumber}` → number of logs that block adds to that list. */
   private perBlock = new Map<string, number>();
-  /** log id → its block and the keys of the two lists it is in. */
-  private logs = new Map<string, { block: bigint; keys: [chain: string, address: string] }>();
+  /** log id (`chain:block:index`, log-id.ts) → its address in lower case: the lists it is in. */
+  private logs = new Map<string, string>();
   /** chain log id → the events reported from it and their places in the store's order. */
   private fromLog = new Map<string, { ids: string[]; order: number[] }>();
   /** Places handed out so far: the store's order of monitorEvents (rows are never deleted, only retracted). */
@@ -131,9 +131,11 @@ export class MonitorIndex {
   private addLog(log: ChainLog): void {
     if (this.logs.has(log.id)) return;
     // Lower case as rules are compared (a log imported in a snapshot keeps the case it was written in).
-    const placed = { block: BigInt(log.blockNumber), keys: [log.chain, `${log.chain}:${log.address.toLowerCase()}`] as [string, string] };
-    this.logs.set(log.id, placed);
-    for (const key of placed.keys) this.addBlock(key, placed.block);
+    const address = log.address.toLowerCase();
+    this.logs.set(log.id, address);
+    const block = BigInt(log.blockNumber);
+    this.addBlock(log.chain, block);
+    this.addBlock(`${log.chain}:${address}`, block);
   }
 
   private addBlock(key: string, n: bigint): void {
@@ -147,10 +149,12 @@ export class MonitorIndex {
   }
 
   private removeLog(id: string): void {
-    const placed = this.logs.get(id);
-    if (placed === undefined) return;
+    const address = this.logs.get(id);
+    if (address === undefined) return;
     this.logs.delete(id);
-    for (const key of placed.keys) this.removeBlock(key, placed.block);
+    const [chain, block] = id.split(':');
+    this.removeBlock(chain, BigInt(block));
+    this.removeBlock(`${chain}:${address}`, BigInt(block));
   }
 
   private removeBlock(key: string, n: bigint): void {
