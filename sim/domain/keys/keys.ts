@@ -39,25 +39,9 @@ export function keyFormat(env: Environment): RegExp {
 
 export type KeyStatus = 'active' | 'expired' | 'revoked';
 
-/**
- * Per key row: its expiry instant and its remaining spend, which every keyed request
- * would otherwise parse and compute again. Kept only for frozen rows (the store's,
- * which are replaced, never modified, on change).
- */
-const derived = new WeakMap<ApiKeyRecord, { expiresAtMs: number; remaining?: string }>();
-
-function derivedOf(key: ApiKeyRecord): { expiresAtMs: number; remaining?: string } {
-  let entry = derived.get(key);
-  if (entry === undefined) {
-    entry = { expiresAtMs: Date.parse(key.expiresAt) };
-    if (Object.isFrozen(key)) derived.set(key, entry);
-  }
-  return entry;
-}
-
 export function keyStatus(key: ApiKeyRecord, nowMs: number): KeyStatus {
   if (key.revokedAt) return 'revoked';
-  if (derivedOf(key).expiresAtMs <= nowMs) return 'expired';
+  if (Date.parse(key.expiresAt) <= nowMs) return 'expired';
   return 'active';
 }
 
@@ -150,8 +134,7 @@ export function authenticate(deps: Deps, secret: string): ApiKeyRecord | null {
 export function keyView(deps: Deps, telemetry: Telemetry, key: ApiKeyRecord) {
   const now = deps.clock.now();
   const usage = telemetry.usageOf(key.id, now);
-  const entry = derivedOf(key);
-  const remaining = (entry.remaining ??= gte(key.spendLimitAtomic, key.spendCommittedAtomic) ? sub(key.spendLimitAtomic, key.spendCommittedAtomic) : '0');
+  const remaining = gte(key.spendLimitAtomic, key.spendCommittedAtomic) ? sub(key.spendLimitAtomic, key.spendCommittedAtomic) : '0';
   return {
     id: key.id,
     name: key.name,
