@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { transact } from '../../sim/domain/context.ts';
+import { scheduleChainScript } from '../../sim/domain/chains/index.ts';
+import { schedule } from '../../sim/domain/jobs/index.ts';
 import { ALICE, BOB, CAROL, EPOCH_MS, OTHER_TOKEN, TOKEN, transferRule, advance, chainHead, cleanupAfterEach, createMonitor, deliverySetup, detail, ethKey, expectedSignature, mine, notifications, reorg, start, transfer, UUID, waitFor } from './support.ts';
 
 /** Chains, the monitor engine's accounting, statuses, reorgs, caps, notifications, chain scripts. */
@@ -403,6 +406,30 @@ describe('chain scripts', () => {
     expect((await notifications(sim, key)).map((n) => n.kind)).toEqual(['monitor.event', 'monitor.event.retracted', 'monitor.event', 'monitor.event', 'monitor.event', 'monitor.event']);
     // Nothing of the script is left to run.
     expect((await advance(sim, { seconds: 600 })).processed.filter((j) => j.kind === 'chain.script')).toEqual([]);
+  });
+
+  it('a loaded script holds one job at a time: entries run by due time (file order at a tie), each in its place among other jobs at that instant', async () => {
+    const sim = await start();
+    const deps = sim.sim.deps;
+    const jobsOfKind = (kind: string) => deps.store.all('jobs').filter((j) => j.kind === kind);
+    // A job put in the schedule before the script is loaded, due with two of its entries.
+    transact(deps, (tx) => schedule(tx, 'test.marker', 'before', EPOCH_MS + 30_000));
+    scheduleChainScript(deps, 'inline', {
+      entries: [
+        { afterSeconds: 60, chain: 'base', logs: [] },
+        { afterSeconds: 30, chain: 'base', logs: [] },
+        { afterSeconds: 30, chain: 'ethereum', logs: [] },
+        { afterSeconds: 90, chain: 'base', logs: [] },
+      ],
+    });
+    // And one put in after it, due with the first entry of the file.
+    transact(deps, (tx) => schedule(tx, 'test.marker', 'after', EPOCH_MS + 60_000));
+    expect(jobsOfKind('chain.script')).toHaveLength(1);
+    const advanced = await advance(sim, { seconds: 120 });
+    const ran = advanced.processed.filter((j) => j.kind !== 'monitor.tick').map((j) => `${j.ref.replace(/^inline:\d+:0*(\d)/, 'entry $1')} ${j.at}`);
+    expect(ran).toEqual([`before ${at(30)}`, `entry 1 ${at(30)}`, `entry 2 ${at(30)}`, `entry 0 ${at(60)}`, `after ${at(60)}`, `entry 3 ${at(90)}`]);
+    expect(jobsOfKind('chain.script')).toEqual([]);
+    expect(deps.store.count('chainScriptEntries')).toBe(0);
   });
 
   it('an unknown script is 404 and a bad name 400', async () => {

@@ -2,7 +2,7 @@ import type { ChainDeps } from './chain-deps.ts';
 import { assertChain, mineBlocks, reorg, type LogInput } from './chains.ts';
 import { transact, type StoreTx } from '../context.ts';
 import { errors } from '../errors.ts';
-import { schedule } from '../jobs/scheduler.ts';
+import { reserveJobSeqs, scheduleAs } from '../jobs/scheduler.ts';
 import { retractForReorg, wakeMonitors } from './monitor-engine.ts';
 
 /**
@@ -55,21 +55,40 @@ export function scheduleChainScript(deps: ChainDeps, name: string, script: Chain
   return transact(deps, (tx) => {
     const run = (tx.getMeta<number>('chainScriptSeq') ?? 0) + 1;
     tx.setMeta('chainScriptSeq', run);
-    script.entries.forEach((e, i) => {
-      const id = `${name}:${run}:${String(i).padStart(6, '0')}`;
-      tx.put('chainScriptEntries', { id, script: name, chain: e.chain, logs: e.reorg ? (e.reorg.logs ?? []) : (e.logs ?? []), count: e.count ?? 1, reorgDepth: e.reorg?.depth ?? null });
-      schedule(tx, 'chain.script', id, deps.clock.now() + Math.round(e.afterSeconds * 1000));
+    // A script holds one job at a time, its next entry's, however many entries it has: each
+    // entry, when it runs, schedules the one due after it. Every entry's sequence number is
+    // drawn now, in file order, so that jobs due at one instant run in the order they would
+    // if each entry had its own job from the start.
+    const firstSeq = reserveJobSeqs(tx, script.entries.length);
+    const entries = script.entries.map((e, i) => ({
+      id: `${name}:${run}:${String(i).padStart(6, '0')}`,
+      script: name,
+      chain: e.chain,
+      logs: e.reorg ? (e.reorg.logs ?? []) : (e.logs ?? []),
+      count: e.count ?? 1,
+      reorgDepth: e.reorg?.depth ?? null,
+      dueAtMs: deps.clock.now() + Math.round(e.afterSeconds * 1000),
+      seq: firstSeq + i,
+      next: null as string | null,
+    }));
+    const inOrder = [...entries].sort((a, b) => a.dueAtMs - b.dueAtMs || a.seq - b.seq);
+    inOrder.forEach((entry, i) => {
+      entry.next = inOrder[i + 1]?.id ?? null;
+      tx.put('chainScriptEntries', entry);
     });
+    if (inOrder.length > 0) scheduleAs(tx, 'chain.script', inOrder[0].id, inOrder[0].dueAtMs, inOrder[0].seq);
     return { script: name, scheduled: script.entries.length };
   });
 }
 
-/** The 'chain.script' job, inside the job's own transaction: mines the entry's block (or reorgs) at its time. */
+/** The 'chain.script' job, inside the job's own transaction: mines the entry's block (or reorgs) at its time, and schedules the script's next entry. */
 export function runChainScriptEntry(deps: ChainDeps, tx: StoreTx, id: string): void {
   const entry = tx.get('chainScriptEntries', id);
   if (!entry) return;
   if (entry.reorgDepth !== null) reorgAndRetract(deps, tx, entry.chain, entry.reorgDepth, entry.logs);
   else mineAndWake(deps, tx, entry.chain, entry.count, entry.logs);
   tx.delete('chainScriptEntries', id);
+  const next = entry.next === null ? undefined : tx.get('chainScriptEntries', entry.next);
+  if (next) scheduleAs(tx, 'chain.script', next.id, next.dueAtMs, next.seq);
 }
 

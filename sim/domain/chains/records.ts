@@ -124,4 +124,9 @@ export interface ChainScriptEntry {
   logs: Array<{ address: string; event: string; args: Record<string, string>; transactionHash?: string }>;
   count: number;
   reorgDepth: number | null;
+  /** When it is due, and the job sequence number drawn for it when the script was loaded (its place among jobs due at that instant). */
+  dueAtMs: number;
+  seq: number;
+  /** The script's entry due after this one (due time, then order in the file), scheduled once this one has run; null for the last. */
+  next: string | null;
 }

@@ -41,8 +41,22 @@ export interface ProcessedJob {
 }
 
 export function schedule(tx: StoreTx, kind: string, ref: string, dueAtMs: number): void {
-  const seq = (tx.getMeta<number>('jobSeq') ?? 0) + 1;
-  tx.setMeta('jobSeq', seq);
+  scheduleAs(tx, kind, ref, dueAtMs, reserveJobSeqs(tx, 1));
+}
+
+/**
+ * Draws `count` sequence numbers for jobs scheduled later (scheduleAs), and
+ * gives the first: jobs due at one instant run in the order their numbers
+ * were drawn, whenever each is put in the schedule.
+ */
+export function reserveJobSeqs(tx: StoreTx, count: number): number {
+  const first = (tx.getMeta<number>('jobSeq') ?? 0) + 1;
+  tx.setMeta('jobSeq', first + count - 1);
+  return first;
+}
+
+/** Schedules a job under a sequence number drawn before (reserveJobSeqs). */
+export function scheduleAs(tx: StoreTx, kind: string, ref: string, dueAtMs: number, seq: number): void {
   tx.put('jobs', { id: `${kind}:${ref}`, dueAtMs, seq, kind, ref });
 }
 
