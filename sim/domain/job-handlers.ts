@@ -2,7 +2,7 @@ import type { WebhookSender } from '../runtime/webhook-sender.ts';
 import { runChainScriptEntry } from './chains/chain-scripts.ts';
 import type { ChainDeps } from './chains/chain-deps.ts';
 import { prepareAttempt, recordAttempt } from './deliveries/deliveries.ts';
-import type { Scheduler } from './jobs/scheduler.ts';
+import type { Scheduler } from './jobs/index.ts';
 import { tickInTx } from './chains/monitor-engine.ts';
 import { runStepJob } from './runs/run-worker.ts';
 

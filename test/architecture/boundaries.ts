@@ -34,7 +34,7 @@ const HTTP_FRAMEWORK = [pkg('fastify'), pkg('@fastify/')];
  * collections and parts that share a record do, and through the face a type
  * would import the part's code, which imports them back (a cycle).
  */
-export const ROOMS = ['sim/domain/ledger', 'sim/domain/limits', 'sim/domain/request-log', 'sim/domain/quotes', 'sim/domain/keys'];
+export const ROOMS = ['sim/domain/ledger', 'sim/domain/limits', 'sim/domain/request-log', 'sim/domain/quotes', 'sim/domain/keys', 'sim/domain/jobs'];
 /** A part's files behind its face: all but index.ts and the files named `open`. */
 const behind = (part: string, ...open: string[]): Target => ({ path: part, except: ['index.ts', ...open].map((f) => `${part}/${f}`) });
 

@@ -1,6 +1,6 @@
 import type { WebhookRequest, WebhookResult } from '../../runtime/webhook-sender.ts';
 import { iso, type Deps, type StoreTx } from '../context.ts';
-import { schedule, unschedule } from '../jobs/scheduler.ts';
+import { schedule, unschedule } from '../jobs/index.ts';
 import { notify } from '../chains/notifications.ts';
 import type { DeliveryAttempt, DeliveryRecord, DestinationRecord } from './records.ts';
 import type { MonitorEventRecord, MonitorRecord } from '../chains/records.ts';

@@ -7,7 +7,7 @@ import { sub, gte } from '../money.ts';
 import { SCOPES, type ApiKeyRecord, type Environment, type Scope } from './records.ts';
 import { type Account } from '../ledger/records.ts';
 import type { Telemetry } from '../request-log/index.ts';
-import { schedule } from '../jobs/scheduler.ts';
+import { schedule } from '../jobs/index.ts';
 import { sealedToken } from '../deliveries/signing.ts';
 
 /** Spec part 5: key format, creation rules, status and the key object of 2.3. */

@@ -3,7 +3,7 @@ import { assertRail } from '../catalog/catalog.ts';
 import { iso, transact, type Deps, type StoreTx } from '../context.ts';
 import { errors } from '../errors.ts';
 import { currentFaults } from '../runs/faults.ts';
-import { schedule } from '../jobs/scheduler.ts';
+import { schedule } from '../jobs/index.ts';
 import { keyStatus } from '../keys/index.ts';
 import { reserve } from '../ledger/index.ts';
 import { add, big } from '../money.ts';

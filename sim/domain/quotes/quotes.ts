@@ -4,7 +4,7 @@ import type { Profile, ResultPolicy } from '../catalog/catalog-types.ts';
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
 import { iso, transact, type Deps } from '../context.ts';
 import { errors } from '../errors.ts';
-import { schedule } from '../jobs/scheduler.ts';
+import { schedule } from '../jobs/index.ts';
 import { RAIL_NOTICE } from './notices.ts';
 import { priceOf, tariffFor, type Price } from '../catalog/pricing.ts';
 import type { ApiKeyRecord } from '../keys/records.ts';
