@@ -2,7 +2,7 @@ import type { WebhookSender } from '../runtime/webhook-sender.ts';
 import type { ChainDeps } from './chains/chain-deps.ts';
 import type { RollingWindows } from './limits/index.ts';
 import type { Telemetry } from './request-log/index.ts';
-import { createCatalog } from './catalog/service.ts';
+import { createCatalog } from './catalog/index.ts';
 import { createChains, type ChainsDependencies } from './chains/service.ts';
 import { createDeliveries } from './deliveries/service.ts';
 import { createKeys } from './keys/index.ts';
@@ -42,7 +42,7 @@ export function createServices(wiring: ServiceWiring) {
 }
 
 export type Services = ReturnType<typeof createServices>;
-export type { CatalogService } from './catalog/service.ts';
+export type { CatalogService } from './catalog/index.ts';
 export type { ChainsService } from './chains/service.ts';
 export type { DeliveriesService } from './deliveries/service.ts';
 export type { KeysService } from './keys/index.ts';

@@ -1,5 +1,5 @@
 import * as nodeCrypto from 'node:crypto';
-import { ASSETS } from '../catalog/assets.ts';
+import { ASSETS } from '../catalog/index.ts';
 import type { Profile } from '../catalog/catalog-types.ts';
 import { iso, transact, type Deps, type StoreTx } from '../context.ts';
 import { errors } from '../errors.ts';

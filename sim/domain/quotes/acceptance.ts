@@ -1,5 +1,4 @@
-import { ASSETS, type Rail } from '../catalog/assets.ts';
-import { assertRail } from '../catalog/catalog.ts';
+import { ASSETS, assertRail, type Rail } from '../catalog/index.ts';
 import { iso, transact, type Deps, type StoreTx } from '../context.ts';
 import { errors } from '../errors.ts';
 import { currentFaults } from '../runs/faults.ts';

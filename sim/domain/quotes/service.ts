@@ -1,5 +1,5 @@
 import { acceptQuote, type AcceptBody } from './acceptance.ts';
-import type { Rail } from '../catalog/assets.ts';
+import type { Rail } from '../catalog/index.ts';
 import type { Deps } from '../context.ts';
 import { createQuote, type CreateQuoteBody } from './quotes.ts';
 import type { ApiKeyRecord } from '../keys/records.ts';
