@@ -4,7 +4,7 @@ import type { ChainDeps } from './chains/chain-deps.ts';
 import { prepareAttempt, recordAttempt } from './deliveries/deliveries.ts';
 import type { Scheduler } from './jobs/index.ts';
 import { tickInTx } from './chains/monitor-engine.ts';
-import { runStepJob } from './runs/run-worker.ts';
+import { runStepJob } from './runs/index.ts';
 
 /** Every kind of scheduled job and the domain function that performs it. */
 export function registerJobHandlers(scheduler: Scheduler, deps: ChainDeps, send: WebhookSender): void {

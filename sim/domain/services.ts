@@ -9,9 +9,8 @@ import { createKeys } from './keys/index.ts';
 import { createLedger } from './ledger/index.ts';
 import { createLimits } from './limits/index.ts';
 import { createMonitors } from './chains/monitors-service.ts';
-import { createPlatform } from './runs/platform-service.ts';
 import { createQuotes } from './quotes/index.ts';
-import { createRuns } from './runs/service.ts';
+import { createPlatform, createRuns } from './runs/index.ts';
 
 /** Everything the services are built from; each takes only its part of it. */
 export interface ServiceWiring extends ChainsDependencies {
@@ -49,6 +48,6 @@ export type { KeysService } from './keys/index.ts';
 export type { LedgerService } from './ledger/index.ts';
 export type { LimitsService } from './limits/index.ts';
 export type { MonitorsService } from './chains/monitors-service.ts';
-export type { PlatformService } from './runs/platform-service.ts';
+export type { PlatformService } from './runs/index.ts';
 export type { QuotesService } from './quotes/index.ts';
-export type { RunsService } from './runs/service.ts';
+export type { RunsService } from './runs/index.ts';

@@ -7,7 +7,7 @@ import { schedule } from '../jobs/index.ts';
 import { RAIL_NOTICE } from './notices.ts';
 import type { ApiKeyRecord } from '../keys/records.ts';
 import type { QuoteRecord } from './records.ts';
-import { bindInput } from '../runs/run-input.ts';
+import { bindInput } from '../runs/index.ts';
 
 /** Quotes (spec 2.7, 3.1, 4.3): server-priced, bound terms, a hash anyone can recompute. */
 export const QUOTE_LIFETIME_MS = 240_000;
