@@ -1,7 +1,7 @@
 import type { WebhookSender } from '../runtime/webhook-sender.ts';
 import { runChainScriptEntry } from './chains/chain-scripts.ts';
 import type { ChainDeps } from './chains/chain-deps.ts';
-import { prepareAttempt, recordAttempt } from './deliveries/deliveries.ts';
+import { prepareAttempt, recordAttempt } from './deliveries/index.ts';
 import type { Scheduler } from './jobs/index.ts';
 import { tickInTx } from './chains/monitor-engine.ts';
 import { notify } from './chains/notifications.ts';

@@ -4,7 +4,7 @@ import type { RollingWindows } from './limits/index.ts';
 import type { Telemetry } from './request-log/index.ts';
 import { createCatalog } from './catalog/index.ts';
 import { createChains, type ChainsDependencies } from './chains/service.ts';
-import { createDeliveries } from './deliveries/service.ts';
+import { createDeliveries } from './deliveries/index.ts';
 import { createKeys } from './keys/index.ts';
 import { createLedger } from './ledger/index.ts';
 import { createLimits } from './limits/index.ts';
@@ -43,7 +43,7 @@ export function createServices(wiring: ServiceWiring) {
 export type Services = ReturnType<typeof createServices>;
 export type { CatalogService } from './catalog/index.ts';
 export type { ChainsService } from './chains/service.ts';
-export type { DeliveriesService } from './deliveries/service.ts';
+export type { DeliveriesService } from './deliveries/index.ts';
 export type { KeysService } from './keys/index.ts';
 export type { LedgerService } from './ledger/index.ts';
 export type { LimitsService } from './limits/index.ts';

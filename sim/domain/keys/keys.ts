@@ -8,7 +8,7 @@ import { SCOPES, type ApiKeyRecord, type Environment, type Scope } from './recor
 import { type Account } from '../ledger/records.ts';
 import type { Telemetry } from '../request-log/index.ts';
 import { schedule } from '../jobs/index.ts';
-import { sealedToken } from '../deliveries/signing.ts';
+import { sealedToken } from '../deliveries/index.ts';
 
 /** Spec part 5: key format, creation rules, status and the key object of 2.3. */
 
