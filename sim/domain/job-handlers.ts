@@ -1,10 +1,7 @@
 import type { WebhookSender } from '../runtime/webhook-sender.ts';
-import { runChainScriptEntry } from './chains/chain-scripts.ts';
-import type { ChainDeps } from './chains/chain-deps.ts';
+import { notify, runChainScriptEntry, tickInTx, type ChainDeps } from './chains/index.ts';
 import { prepareAttempt, recordAttempt } from './deliveries/index.ts';
 import type { Scheduler } from './jobs/index.ts';
-import { tickInTx } from './chains/monitor-engine.ts';
-import { notify } from './chains/notifications.ts';
 import { runStepJob } from './runs/index.ts';
 
 /** Every kind of scheduled job and the domain function that performs it. */

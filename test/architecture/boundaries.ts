@@ -44,6 +44,7 @@ export const ROOMS = [
   'sim/domain/catalog',
   'sim/domain/runs',
   'sim/domain/deliveries',
+  'sim/domain/chains',
 ];
 /** The file of a room's stored shapes where it is not records.ts: the catalog's listing records and vocabulary are catalog-types.ts. */
 const SHAPES: Record<string, string> = { 'sim/domain/catalog': 'catalog-types.ts' };
