@@ -30,9 +30,10 @@ const HTTP_FRAMEWORK = [pkg('fastify'), pkg('@fastify/')];
  * The parts of the domain whose face (index.ts) hides their files from every
  * other file, the rest of sim/domain included (issue 27), not only from outside
  * sim/domain (architecture.test.ts, "faces"). Past the face, other files may
- * name a part's stored shapes (records.ts) as types: the store port's
- * collections and parts that share a record do, and through the face a type
- * would import the part's code, which imports them back (a cycle).
+ * name a part's stored shapes (records.ts; the catalog's catalog-types.ts) as
+ * types: the store port's collections and parts that share a record do, and
+ * through the face a type would import the part's code, which imports them
+ * back (a cycle).
  */
 export const ROOMS = [
   'sim/domain/ledger',
