@@ -1,10 +1,8 @@
 import type { WebhookSender } from '../runtime/webhook-sender.ts';
-import { runChainScriptEntry } from './chains/chain-scripts.ts';
-import type { ChainDeps } from './chains/chain-deps.ts';
-import { prepareAttempt, recordAttempt } from './deliveries/deliveries.ts';
-import type { Scheduler } from './jobs/scheduler.ts';
-import { tickInTx } from './chains/monitor-engine.ts';
-import { runStepJob } from './runs/run-worker.ts';
+import { notify, runChainScriptEntry, tickInTx, type ChainDeps } from './chains/index.ts';
+import { prepareAttempt, recordAttempt } from './deliveries/index.ts';
+import type { Scheduler } from './jobs/index.ts';
+import { runStepJob } from './runs/index.ts';
 
 /** Every kind of scheduled job and the domain function that performs it. */
 export function registerJobHandlers(scheduler: Scheduler, deps: ChainDeps, send: WebhookSender): void {
@@ -14,7 +12,7 @@ export function registerJobHandlers(scheduler: Scheduler, deps: ChainDeps, send:
   scheduler.onPhased('delivery.attempt', {
     prepare: (job) => prepareAttempt(deps, job.ref),
     send: (prepared) => send(prepared.request),
-    record: (tx, _job, prepared, result) => recordAttempt(deps, tx, prepared, result),
+    record: (tx, _job, prepared, result) => recordAttempt(deps, tx, prepared, result, notify),
   });
   scheduler.on('chain.script', (tx, job) => runChainScriptEntry(deps, tx, job.ref));
   // Key and quote expiry change nothing stored (status derives from expiresAt); the jobs make the moment visible in `processed`.

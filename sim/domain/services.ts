@@ -1,17 +1,14 @@
 import type { WebhookSender } from '../runtime/webhook-sender.ts';
-import type { ChainDeps } from './chains/chain-deps.ts';
 import type { RollingWindows } from './limits/index.ts';
 import type { Telemetry } from './request-log/index.ts';
-import { createCatalog } from './catalog/service.ts';
-import { createChains, type ChainsDependencies } from './chains/service.ts';
-import { createDeliveries } from './deliveries/service.ts';
+import { createCatalog } from './catalog/index.ts';
+import { createChains, createMonitors, type ChainDeps, type ChainsDependencies } from './chains/index.ts';
+import { createDeliveries } from './deliveries/index.ts';
 import { createKeys } from './keys/index.ts';
 import { createLedger } from './ledger/index.ts';
 import { createLimits } from './limits/index.ts';
-import { createMonitors } from './chains/monitors-service.ts';
-import { createPlatform } from './runs/platform-service.ts';
 import { createQuotes } from './quotes/index.ts';
-import { createRuns } from './runs/service.ts';
+import { createPlatform, createRuns } from './runs/index.ts';
 
 /** Everything the services are built from; each takes only its part of it. */
 export interface ServiceWiring extends ChainsDependencies {
@@ -42,13 +39,13 @@ export function createServices(wiring: ServiceWiring) {
 }
 
 export type Services = ReturnType<typeof createServices>;
-export type { CatalogService } from './catalog/service.ts';
-export type { ChainsService } from './chains/service.ts';
-export type { DeliveriesService } from './deliveries/service.ts';
+export type { CatalogService } from './catalog/index.ts';
+export type { ChainsService } from './chains/index.ts';
+export type { DeliveriesService } from './deliveries/index.ts';
 export type { KeysService } from './keys/index.ts';
 export type { LedgerService } from './ledger/index.ts';
 export type { LimitsService } from './limits/index.ts';
-export type { MonitorsService } from './chains/monitors-service.ts';
-export type { PlatformService } from './runs/platform-service.ts';
+export type { MonitorsService } from './chains/index.ts';
+export type { PlatformService } from './runs/index.ts';
 export type { QuotesService } from './quotes/index.ts';
-export type { RunsService } from './runs/service.ts';
+export type { RunsService } from './runs/index.ts';

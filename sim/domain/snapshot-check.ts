@@ -1,4 +1,4 @@
-import { ASSETS } from './catalog/assets.ts';
+import { ASSETS } from './catalog/index.ts';
 import { errors } from './errors.ts';
 import { assertBalanceInvariant } from './ledger/index.ts';
 import type { Balance } from './ledger/records.ts';

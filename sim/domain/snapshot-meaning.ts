@@ -1,4 +1,4 @@
-import { ASSETS } from './catalog/assets.ts';
+import { ASSETS } from './catalog/index.ts';
 import type { Balance, LedgerEntry } from './ledger/records.ts';
 
 /**

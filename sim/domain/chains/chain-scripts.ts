@@ -2,7 +2,7 @@ import type { ChainDeps } from './chain-deps.ts';
 import { assertChain, mineBlocks, reorg, type LogInput } from './chains.ts';
 import { transact, type StoreTx } from '../context.ts';
 import { errors } from '../errors.ts';
-import { reserveJobSeqs, scheduleAs } from '../jobs/scheduler.ts';
+import { reserveJobSeqs, scheduleAs } from '../jobs/index.ts';
 import { retractForReorg, wakeMonitors } from './monitor-engine.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { ChainDeps } from './chain-deps.ts';
 import { headOf, hashOf, logsBetween, msUntilBlock, nextLogBlock } from './chains.ts';
 import { iso, type StoreTx } from '../context.ts';
-import { queueDeliveries } from '../deliveries/deliveries.ts';
-import { schedule, unschedule } from '../jobs/scheduler.ts';
+import { queueDeliveries } from '../deliveries/index.ts';
+import { schedule, unschedule } from '../jobs/index.ts';
 import { explain, ruleMatches, watchedAddresses } from './monitor-rules.ts';
 import { noteReported } from './monitor-index.ts';
 import { notify } from './notifications.ts';

@@ -2,14 +2,12 @@ import type { ChainDeps } from './chain-deps.ts';
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
 import { headOf } from './chains.ts';
 import { iso, transact } from '../context.ts';
-import { deliveryView } from '../deliveries/deliveries.ts';
+import { deliveryView, derivedSecret, webhookUrlProblem } from '../deliveries/index.ts';
 import { errors } from '../errors.ts';
 import { scheduleTick, tickInTx } from './monitor-engine.ts';
 import { newestRows } from '../newest-rows.ts';
 import type { ApiKeyRecord } from '../keys/records.ts';
 import type { MonitorEventRecord, MonitorRecord, MonitorRule, MonitorTrigger } from './records.ts';
-import { derivedSecret } from '../deliveries/signing.ts';
-import { webhookUrlProblem } from '../deliveries/webhook-url.ts';
 
 /** Monitors (spec 2.13, 3.6, 4.10–4.13). */
 export const MAX_ACTIVE_MONITORS = 5;

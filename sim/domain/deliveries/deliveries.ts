@@ -1,9 +1,8 @@
 import type { WebhookRequest, WebhookResult } from '../../runtime/webhook-sender.ts';
 import { iso, type Deps, type StoreTx } from '../context.ts';
-import { schedule, unschedule } from '../jobs/scheduler.ts';
-import { notify } from '../chains/notifications.ts';
+import { schedule, unschedule } from '../jobs/index.ts';
 import type { DeliveryAttempt, DeliveryRecord, DestinationRecord } from './records.ts';
-import type { MonitorEventRecord, MonitorRecord } from '../chains/records.ts';
+import type { MonitorEventRecord, MonitorRecord, NotificationRecord } from '../chains/records.ts';
 import { derivedSecret, signPayload } from './signing.ts';
 import { addressPolicy } from './webhook-address.ts';
 
@@ -183,8 +182,16 @@ export function prepareAttempt(deps: Deps, deliveryId: string): PreparedAttempt 
   return { deliveryId, request: { url, headers, body: delivery.body, timeoutMs: ANSWER_TIMEOUT_MS, addressPolicy: addressPolicy(deps.env) } };
 }
 
+/**
+ * How a delivery that finally failed tells its monitor's owner: the chains
+ * part's notify, handed in by the job handlers (sim/domain/job-handlers.ts).
+ * The monitors queue deliveries; deliveries importing the chains' code back
+ * would close an import cycle through the two faces.
+ */
+type Notify = (deps: Deps, tx: StoreTx, n: Pick<NotificationRecord, 'accountId' | 'monitorId' | 'kind' | 'title' | 'body' | 'event'>) => unknown;
+
 /** The answer (or its absence) recorded in the job's transaction: delivered, retried later, or failed with a notification. */
-export function recordAttempt(deps: Deps, tx: StoreTx, prepared: PreparedAttempt, result: WebhookResult): void {
+export function recordAttempt(deps: Deps, tx: StoreTx, prepared: PreparedAttempt, result: WebhookResult, notify: Notify): void {
   const { deliveryId, request } = prepared;
   const current = tx.get('deliveries', deliveryId);
   // Revoked or unsubscribed while the request was in flight: the cancellation stands.

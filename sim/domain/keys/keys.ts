@@ -1,5 +1,5 @@
 import * as nodeCrypto from 'node:crypto';
-import { ASSETS } from '../catalog/assets.ts';
+import { ASSETS } from '../catalog/index.ts';
 import type { Profile } from '../catalog/catalog-types.ts';
 import { iso, transact, type Deps, type StoreTx } from '../context.ts';
 import { errors } from '../errors.ts';
@@ -7,8 +7,8 @@ import { sub, gte } from '../money.ts';
 import { SCOPES, type ApiKeyRecord, type Environment, type Scope } from './records.ts';
 import { type Account } from '../ledger/records.ts';
 import type { Telemetry } from '../request-log/index.ts';
-import { schedule } from '../jobs/scheduler.ts';
-import { sealedToken } from '../deliveries/signing.ts';
+import { schedule } from '../jobs/index.ts';
+import { sealedToken } from '../deliveries/index.ts';
 
 /** Spec part 5: key format, creation rules, status and the key object of 2.3. */
 

@@ -1,4 +1,4 @@
-import { ASSETS } from '../catalog/assets.ts';
+import { ASSETS } from '../catalog/index.ts';
 import type { Profile } from '../catalog/catalog-types.ts';
 import { iso, transact, type Deps } from '../context.ts';
 import { errors } from '../errors.ts';

@@ -1,4 +1,4 @@
-import { ASSETS } from '../catalog/assets.ts';
+import { ASSETS } from '../catalog/index.ts';
 import type { Profile } from '../catalog/catalog-types.ts';
 import { iso, type Deps, type StoreTx } from '../context.ts';
 import { add, big, gte, sub, type Atomic } from '../money.ts';

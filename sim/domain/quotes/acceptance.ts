@@ -1,24 +1,18 @@
-import { ASSETS, type Rail } from '../catalog/assets.ts';
-import { assertRail } from '../catalog/catalog.ts';
+import { ASSETS, assertRail, type Rail } from '../catalog/index.ts';
 import { iso, transact, type Deps, type StoreTx } from '../context.ts';
 import { errors } from '../errors.ts';
-import { currentFaults } from '../runs/faults.ts';
-import { schedule } from '../jobs/scheduler.ts';
+import { schedule } from '../jobs/index.ts';
 import { keyStatus } from '../keys/index.ts';
 import { reserve } from '../ledger/index.ts';
 import { add, big } from '../money.ts';
 import { RAIL_NOTICE } from './notices.ts';
 import { isExpired } from './quotes.ts';
-import { checkPlatformQueue } from '../runs/platform-queue.ts';
 import { LIMITS } from '../limits/index.ts';
 import type { AcceptanceAnswer, AcceptanceRecord, QuoteRecord } from './records.ts';
 import type { Account } from '../ledger/records.ts';
 import type { ApiKeyRecord } from '../keys/records.ts';
 import type { RunRecord } from '../runs/records.ts';
-import { planRun } from '../runs/run-plan.ts';
-import { QUEUE_DELAY_MS } from '../runs/run-worker.ts';
-import { addEvent } from '../runs/run-events.ts';
-import { runView } from '../runs/run-views.ts';
+import { addEvent, checkPlatformQueue, currentFaults, planRun, QUEUE_DELAY_MS, runView } from '../runs/index.ts';
 
 /** Acceptance (spec 4.4, 4.5): checks in the documented order, then one atomic transaction. */
 

@@ -1,4 +1,4 @@
-import type { Rail } from '../catalog/assets.ts';
+import type { Rail } from '../catalog/index.ts';
 
 /** The rail notice returned with quotes, acceptances and billing (spec 2.7, 2.10, 2.11). */
 export const RAIL_NOTICE: Record<Rail, string> = {

@@ -1,15 +1,13 @@
-import { ASSETS, type Rail } from '../catalog/assets.ts';
-import { assertOwnAsset, assertRail, findPublicListing, versionOf } from '../catalog/catalog.ts';
+import { ASSETS, assertOwnAsset, assertRail, findPublicListing, priceOf, tariffFor, versionOf, type Price, type Rail } from '../catalog/index.ts';
 import type { Profile, ResultPolicy } from '../catalog/catalog-types.ts';
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
 import { iso, transact, type Deps } from '../context.ts';
 import { errors } from '../errors.ts';
-import { schedule } from '../jobs/scheduler.ts';
+import { schedule } from '../jobs/index.ts';
 import { RAIL_NOTICE } from './notices.ts';
-import { priceOf, tariffFor, type Price } from '../catalog/pricing.ts';
 import type { ApiKeyRecord } from '../keys/records.ts';
 import type { QuoteRecord } from './records.ts';
-import { bindInput } from '../runs/run-input.ts';
+import { bindInput } from '../runs/index.ts';
 
 /** Quotes (spec 2.7, 3.1, 4.3): server-priced, bound terms, a hash anyone can recompute. */
 export const QUOTE_LIFETIME_MS = 240_000;

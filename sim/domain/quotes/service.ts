@@ -1,9 +1,9 @@
 import { acceptQuote, type AcceptBody } from './acceptance.ts';
-import type { Rail } from '../catalog/assets.ts';
+import type { Rail } from '../catalog/index.ts';
 import type { Deps } from '../context.ts';
 import { createQuote, type CreateQuoteBody } from './quotes.ts';
 import type { ApiKeyRecord } from '../keys/records.ts';
-import { billingFor } from '../runs/run-views.ts';
+import { billingFor } from '../runs/index.ts';
 
 /**
  * Quotes and their acceptance (spec 4.3-4.5). Accept runs every check and the

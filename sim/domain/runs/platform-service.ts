@@ -1,4 +1,4 @@
-import { ASSETS } from '../catalog/assets.ts';
+import { ASSETS } from '../catalog/index.ts';
 import type { Deps } from '../context.ts';
 import { currentFaults, setFaults, type Faults } from './faults.ts';
 import { platformQueue } from './platform-queue.ts';

@@ -1,4 +1,4 @@
-import { ASSETS, type Rail } from '../catalog/assets.ts';
+import { ASSETS, type Rail } from '../catalog/index.ts';
 import { canonicalJson } from '../canonical-json.ts';
 import { transact, type Deps } from '../context.ts';
 import { errors } from '../errors.ts';

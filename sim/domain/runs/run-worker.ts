@@ -1,8 +1,8 @@
 import { iso, transact, type Deps, type StoreTx } from '../context.ts';
 import { errors } from '../errors.ts';
 import { currentFaults } from './faults.ts';
-import { schedule, unschedule } from '../jobs/scheduler.ts';
-import { headOf, hashOf } from '../chains/chains.ts';
+import { schedule, unschedule } from '../jobs/index.ts';
+import { headOf, hashOf } from '../chains/index.ts';
 import type { Listing } from '../catalog/catalog-types.ts';
 import type { RunRecord, RunStatus } from './records.ts';
 import { addEvent } from './run-events.ts';

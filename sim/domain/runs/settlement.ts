@@ -1,10 +1,10 @@
 import { iso, type Deps, type StoreTx } from '../context.ts';
 import { reconcileHold, settleReservation } from '../ledger/index.ts';
 import { add, big, min, mul, str, sub, type Atomic } from '../money.ts';
-import { platformShare } from '../catalog/pricing.ts';
+import { platformShare } from '../catalog/index.ts';
 import type { BillingRecord, RunRecord, Settlement } from './records.ts';
 import type { QuoteRecord } from '../quotes/records.ts';
-import { isCanonical } from '../chains/chains.ts';
+import { isCanonical } from '../chains/index.ts';
 
 /**
  * Settlement at the end of every run (spec 3.3, 3.4). Of the reservation:
