@@ -16,6 +16,7 @@ export interface Clock {
   readonly mode: ClockMode;
   /** The simulated epoch (DEFAULT_EPOCH_MS): where a new frozen clock starts, and where the simulated chains' genesis blocks stand. */
   readonly epochMs: number;
+  /** The simulated instant; in realtime mode one synchronous run of code reads one instant (createClock). */
   now(): number;
   nowIso(): string;
   /**
@@ -85,6 +86,17 @@ export function createClock(state: ClockState): Clock {
   let current: ClockState = { ...state };
   let last = 0;
   let pinned: number | null = null;
+  /**
+   * Realtime: the instant read first in the synchronous run of code under way,
+   * until it ends. Code that runs without yielding (a handler up to its first
+   * await, with the hooks that lead into it; a job) happens at one instant, as
+   * a frozen clock gives it: a quote's createdAt and expiresAt come from one
+   * reading, and a recorded realtime session replays on a frozen clock.
+   */
+  let held: number | null = null;
+  const release = () => {
+    held = null;
+  };
   const read = () => pinned ?? (current.mode === 'frozen' ? current.valueMs : Date.now() + current.valueMs);
   const clock: Clock = {
     get mode() {
@@ -93,9 +105,14 @@ export function createClock(state: ClockState): Clock {
     epochMs: DEFAULT_EPOCH_MS,
     now() {
       if (pinned !== null) return pinned;
+      if (held !== null) return held;
       // Wall clocks can step backwards; simulated time never does.
       const t = read();
       last = Math.max(last, t);
+      if (current.mode === 'realtime') {
+        held = last;
+        queueMicrotask(release);
+      }
       return last;
     },
     nowIso() {
@@ -109,6 +126,8 @@ export function createClock(state: ClockState): Clock {
       if (current.mode === 'frozen') current = { ...current, valueMs: target };
       else current = { ...current, valueMs: current.valueMs + (target - read()) };
       last = Math.max(last, target);
+      // Moved on purpose: the next reading is the new instant, not the one held.
+      held = null;
     },
     snapshot() {
       return { ...current };
@@ -116,6 +135,7 @@ export function createClock(state: ClockState): Clock {
     restore(s: ClockState) {
       current = { ...s };
       last = 0;
+      held = null;
     },
     pin(fn) {
       return clock.pinAt(clock.now(), fn);

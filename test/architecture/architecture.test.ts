@@ -228,3 +228,14 @@ describe('time and chance', () => {
     }
   });
 });
+
+describe('Fastify, extended through its hooks', () => {
+  it('nothing in sim/ or src/ replaces a route handler or patches a raw response', async () => {
+    const patched: string[] = [];
+    for (const file of files) {
+      const text = await readFile(`${ROOT}${file}`, 'utf8');
+      for (const pattern of [/\.handler\s*=[^=>]/, /\.raw\.(writeHead|write|end|setHeader)\s*=[^=>]/]) if (pattern.test(text)) patched.push(`${file}: ${pattern}`);
+    }
+    expect(patched).toEqual([]);
+  });
+});

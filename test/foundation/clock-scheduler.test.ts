@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createClock } from '../../sim/runtime/clock.ts';
 import { startSimulator, type TestSimulator } from '../helpers/simulator.ts';
 import { advance, clockNow, createAccount, createKey, DAY_MS, DAY_S, EPOCH_MS, simulatorsPerTest, tempDir, UNAUTHENTICATED, waitFor } from './support.ts';
 
@@ -62,6 +63,21 @@ describe('frozen clock', () => {
 });
 
 describe('realtime clock', () => {
+  it('reads one instant through a synchronous run of code (the wall clock moving meanwhile), the next instant in the next run, and a move at once', async () => {
+    const clock = createClock({ mode: 'realtime', valueMs: 0 });
+    const first = clock.now();
+    const moved = Date.now() + 5;
+    while (Date.now() < moved) {
+      // the wall clock moves 5 ms while this run goes on
+    }
+    expect(clock.now()).toBe(first);
+    await Promise.resolve();
+    const next = clock.now();
+    expect(next).toBeGreaterThanOrEqual(first + 5);
+    clock.moveTo(next + 60_000);
+    expect(clock.now()).toBeGreaterThanOrEqual(next + 60_000);
+  });
+
   it('follows the wall clock plus what advancing adds, and never stands still', async () => {
     const sim = await start({ demo: false, clock: 'realtime' });
     const first = await sim.json({ url: '/sim/clock' });

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { errors } from '../../domain/errors.ts';
 import { iso } from '../../domain/context.ts';
-import { prependRouteHook, scopeOf, unmatchedScope } from './route-scope.ts';
+import { appendRouteHook, prependRouteHook, scopeOf, unmatchedScope } from './route-scope.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { Telemetry } from '../../domain/request-log/index.ts';
 
@@ -54,7 +54,9 @@ export function installLifecycle(app: FastifyInstance, { clock, store, telemetry
   // quote's expiry is made when the change commits, not when the headers came
   // (authentication counts the key's use and the rate windows on arrival). A request
   // refused before its handler takes the instant of its answer. The key's lastUsedAt
-  // is that same instant, so a replay shows the same lastUsedAt.
+  // is that same instant, so a replay shows the same lastUsedAt. The route's last
+  // preHandler hook reads it, and Fastify calls the handler from that hook's done()
+  // in the same synchronous run, which reads one instant (the clock holds it, clock.ts).
   const fixInstant = (request: FastifyRequest): number => {
     if (request.simNowMs !== undefined) return request.simNowMs;
     const at = clock.now();
@@ -69,11 +71,14 @@ export function installLifecycle(app: FastifyInstance, { clock, store, telemetry
     done(null, payload);
   };
 
+  const atHandlerStart = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    fixInstant(request);
+    done();
+  };
+
   app.addHook('onRoute', (route) => {
-    const handler = route.handler;
-    route.handler = function pinned(this: unknown, request, reply) {
-      return clock.pinAt(fixInstant(request), () => (handler as (...args: unknown[]) => unknown).call(this, request, reply)) as never;
-    };
+    // Last, after the drill's (which may hold a request back before its handler runs).
+    appendRouteHook(route, 'preHandler', atHandlerStart);
     const scope = scopeOf(route.url ?? route.path);
     const auth = (route.config as FastifyContextConfig | undefined)?.auth;
     // Spec 2.1: every answer of a route that takes a key is no-store, whether the key was

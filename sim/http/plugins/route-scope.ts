@@ -30,14 +30,23 @@ export function unmatchedScope(request: FastifyRequest): Scope {
   }
 }
 
-type HookName = 'onRequest' | 'onSend' | 'onResponse';
+type HookName = 'onRequest' | 'preHandler' | 'onSend' | 'onResponse';
+
+/** A route's own hooks of that name, as an array. */
+function ownHooks(route: RouteOptions, name: HookName): unknown[] {
+  const current = route[name] as unknown;
+  return current === undefined ? [] : Array.isArray(current) ? current : [current];
+}
 
 /**
  * Puts `hook` first among a route's own hooks of that name. A new array: Fastify
  * derives the HEAD route from the GET route's options, which must not gain a hook twice.
  */
 export function prependRouteHook(route: RouteOptions, name: HookName, hook: unknown): void {
-  const current = route[name] as unknown;
-  const own = current === undefined ? [] : Array.isArray(current) ? current : [current];
-  route[name] = [hook, ...own] as never;
+  route[name] = [hook, ...ownHooks(route, name)] as never;
+}
+
+/** Puts `hook` last among a route's own hooks of that name (a new array, as prependRouteHook). */
+export function appendRouteHook(route: RouteOptions, name: HookName, hook: unknown): void {
+  route[name] = [...ownHooks(route, name), hook] as never;
 }
