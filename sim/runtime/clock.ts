@@ -28,8 +28,6 @@ export interface Clock {
   moveTo(instantMs: number): void;
   snapshot(): ClockState;
   restore(state: ClockState): void;
-  /** Runs `fn` with time standing still at the current instant (a batch of changes that belong to one moment). */
-  pin<T>(fn: () => T): T;
   /**
    * Runs `fn` at a given instant not after now: a scheduled job happens at its due
    * time even when the realtime ticker reaches it a moment late.
@@ -136,9 +134,6 @@ export function createClock(state: ClockState): Clock {
       current = { ...s };
       last = 0;
       held = null;
-    },
-    pin(fn) {
-      return clock.pinAt(clock.now(), fn);
     },
     pinAt(instantMs, fn) {
       const outer = pinned;

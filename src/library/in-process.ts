@@ -35,13 +35,9 @@ export async function openInProcess(options: InProcessOptions): Promise<InProces
   return {
     ...built,
     seedDemo() {
-      const clock = built.sim.deps.clock;
-      let seededAt = clock.nowIso();
-      const credentials = clock.pin(() => {
-        seededAt = clock.nowIso();
-        return seedDemo(built.sim.deps);
-      });
-      return { credentials, seededAt };
+      // One synchronous run, so one instant (the clock holds it, sim/runtime/clock.ts): the demo rows are made at seededAt.
+      const seededAt = built.sim.deps.clock.nowIso();
+      return { credentials: seedDemo(built.sim.deps), seededAt };
     },
   };
 }
