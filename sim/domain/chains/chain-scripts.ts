@@ -69,13 +69,9 @@ export function scheduleChainScript(deps: ChainDeps, name: string, script: Chain
       reorgDepth: e.reorg?.depth ?? null,
       dueAtMs: deps.clock.now() + Math.round(e.afterSeconds * 1000),
       seq: firstSeq + i,
-      next: null as string | null,
     }));
-    const inOrder = [...entries].sort((a, b) => a.dueAtMs - b.dueAtMs || a.seq - b.seq);
-    inOrder.forEach((entry, i) => {
-      entry.next = inOrder[i + 1]?.id ?? null;
-      tx.put('chainScriptEntries', entry);
-    });
+    const inOrder = entries.sort((a, b) => a.dueAtMs - b.dueAtMs || a.seq - b.seq);
+    inOrder.forEach((entry, i) => tx.put('chainScriptEntries', { ...entry, next: inOrder[i + 1]?.id ?? null }));
     if (inOrder.length > 0) scheduleAs(tx, 'chain.script', inOrder[0].id, inOrder[0].dueAtMs, inOrder[0].seq);
     return { script: name, scheduled: script.entries.length };
   });
