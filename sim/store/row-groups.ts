@@ -11,36 +11,20 @@ const NONE = -1;
 
 /**
  * The groups of a grouped collection's rows (RowTable), by row number: per row
- * its id, its group's number and its neighbours in the group, in typed arrays,
- * rather than a map from id to group and a Set per group (a day of monitors
- * archives tens of thousands of grouped rows, each kept for as long as the
- * process runs). A group lists its rows oldest first; an empty group is forgotten.
+ * its id, its group's number and its neighbours in the group, in arrays indexed
+ * by row number, rather than a map from id to group and a Set per group (a day
+ * of monitors archives tens of thousands of grouped rows, each kept for as long
+ * as the process runs). A group lists its rows oldest first; an empty group is forgotten.
  */
 export class RowGroups {
   private ids: Array<string | undefined> = [];
   /** Per row: its group's number plus one (0: in no group). */
-  private groupOf: Int32Array;
-  private next: Int32Array;
-  private prev: Int32Array;
+  private readonly groupOf: number[] = [];
+  private readonly next: number[] = [];
+  private readonly prev: number[] = [];
   private readonly groups = new Map<string, GroupList>();
   private readonly lists: Array<GroupList | undefined> = [];
   private freeLists: number[] = [];
-
-  constructor(capacity: number) {
-    this.groupOf = new Int32Array(capacity);
-    this.next = new Int32Array(capacity);
-    this.prev = new Int32Array(capacity);
-  }
-
-  /** The table's rows now number up to `capacity`. */
-  grow(capacity: number): void {
-    const widen = (old: Int32Array) => {
-      const fresh = new Int32Array(capacity);
-      fresh.set(old);
-      return fresh;
-    };
-    [this.groupOf, this.next, this.prev] = [widen(this.groupOf), widen(this.next), widen(this.prev)];
-  }
 
   /** A new row `n` with `id`, in no group yet. */
   add(n: number, id: string): void {

@@ -5,7 +5,6 @@ import type { Row } from './store-types.ts';
 /** A row in memory, or where it is in the archive. */
 export type Slot = Row | RowPointer;
 
-const INITIAL_CAPACITY = 64;
 /** In `pointers`: the row is in memory (`resident`). */
 const IN_MEMORY = Number.NaN;
 
@@ -16,15 +15,13 @@ export const groupValue = (row: Row, field: string) => String((row as unknown as
  * One collection's rows by id, oldest first, and (for a grouped collection) by
  * group (RowGroups). Built for the archive: tens of thousands of archived rows
  * each cost memory for as long as the process runs, so an archived row costs
- * one Map entry (id → a small row number, which V8 keeps unboxed) and one cell
- * of a Float64Array holding its pointer (as a Map value, a pointer is beyond
- * the small-integer range and would be a boxed number of its own). Rows in
- * memory are kept by row number beside them. Numbers of deleted rows are
- * reused; the order of ids is the Map's.
+ * one Map entry (id → its row number) and one element of an array of pointers
+ * indexed by row number. Rows in memory are kept by row number beside them.
+ * Numbers of deleted rows are reused; the order of ids is the Map's.
  */
 export class RowTable {
   private readonly numbers = new Map<string, number>();
-  private pointers = new Float64Array(INITIAL_CAPACITY);
+  private readonly pointers: number[] = [];
   private readonly resident = new Map<number, Row>();
   private freeNumbers: number[] = [];
   private nextNumber = 0;
@@ -32,7 +29,7 @@ export class RowTable {
 
   /** `groupField`: the field whose value names a row's group (null: not grouped). */
   constructor(readonly groupField: string | null) {
-    this.groups = groupField === null ? null : new RowGroups(INITIAL_CAPACITY);
+    this.groups = groupField === null ? null : new RowGroups();
   }
 
   get size(): number {
@@ -122,13 +119,6 @@ export class RowTable {
   private newNumber(): number {
     const n = this.nextNumber;
     this.nextNumber += 1;
-    if (n >= this.pointers.length) {
-      const capacity = this.pointers.length * 2;
-      const pointers = new Float64Array(capacity);
-      pointers.set(this.pointers);
-      this.pointers = pointers;
-      this.groups?.grow(capacity);
-    }
     return n;
   }
 }
