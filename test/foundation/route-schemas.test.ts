@@ -1,3 +1,4 @@
+import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifySchemaCompiler, type RouteOptions } from 'fastify';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
@@ -51,6 +52,22 @@ describe('route schemas', () => {
       }
     }
     expect(compiled).toBeGreaterThan(50);
+  });
+
+  it('every request schema is valid JSON Schema (ajv does not check them against the meta-schema in service)', () => {
+    const ajv = new Ajv.default({ strict: false });
+    let checked = 0;
+    for (const route of routes) {
+      for (const httpPart of PARTS) {
+        const schema = (route.schema as Record<string, unknown> | undefined)?.[httpPart];
+        if (schema === undefined) continue;
+        expect(ajv.validateSchema(schema as object), `${String(route.method)} ${route.url} ${httpPart}: ${ajv.errorsText()}`).toBe(true);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+    // The check itself catches a schema that breaks the meta-schema.
+    expect(ajv.validateSchema({ type: 'object', properties: { amountAtomic: { type: 'integer-string' } } })).toBe(false);
   });
 
   it('every response schema compiles to a serializer', () => {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/load.ts';
 import { scenarioSchema } from '../../src/scenario/schema.ts';
@@ -72,5 +73,14 @@ describe('the published schema', () => {
     const published = JSON.parse(await readFile('docs/scenario.schema.json', 'utf8'));
     expect(published).toEqual(JSON.parse(JSON.stringify(scenarioSchema)));
     expect(await readFile('docs/scenario.schema.json', 'utf8')).toBe(`${JSON.stringify(scenarioSchema, null, 2)}\n`);
+  });
+
+  it('is valid JSON Schema 2020-12 (the runner does not check it against the meta-schema at every start)', () => {
+    const ajv = new Ajv2020.default({ strict: false });
+    expect(ajv.validateSchema(scenarioSchema), ajv.errorsText()).toBe(true);
+    // The check itself catches a schema that breaks the meta-schema.
+    const broken = { ...scenarioSchema, properties: { ...scenarioSchema.properties, name: { type: 'text' } } };
+    expect(ajv.validateSchema(broken)).toBe(false);
+    expect(ajv.errorsText()).toContain('/properties/name/type');
   });
 });
